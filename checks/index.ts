@@ -1,0 +1,43 @@
+/**
+ * The check registry: every check by id, in the order reports show them.
+ */
+import type { Check } from '../harness/types.js';
+import { contentTypeConformance } from './content-type-conformance.js';
+import { filterRespected } from './filter-respected.js';
+import { insufficientScopeRejected } from './insufficient-scope-rejected.js';
+import { missingAuthRejected } from './missing-auth-rejected.js';
+import { notAServerError } from './not-a-server-error.js';
+import { pagesDisjointAndComplete } from './pages-disjoint-and-complete.js';
+import { paginationCountsConsistent } from './pagination-counts-consistent.js';
+import { paginationLimitRespected } from './pagination-limit-respected.js';
+import { responseSchemaConformance } from './response-schema-conformance.js';
+import { sortingRespected } from './sorting-respected.js';
+import { statusCodeConformance } from './status-code-conformance.js';
+
+/** Every check, in report order. */
+export const CHECKS: readonly Check[] = [
+  notAServerError,
+  statusCodeConformance,
+  contentTypeConformance,
+  responseSchemaConformance,
+  paginationLimitRespected,
+  paginationCountsConsistent,
+  pagesDisjointAndComplete,
+  sortingRespected,
+  filterRespected,
+  missingAuthRejected,
+  insufficientScopeRejected,
+];
+
+/** Check ids, for option validation and the README's list. */
+export const CHECK_IDS: readonly string[] = CHECKS.map((c) => c.id);
+
+/**
+ * The checks to run: all, or those named.
+ * @param ids check ids; undefined or empty means every check
+ * @returns the checks, in report order; unknown ids are returned in `unknown`
+ */
+export function selectChecks(ids?: readonly string[]): { checks: Check[]; unknown: string[] } {
+  if (!ids || ids.length === 0) return { checks: [...CHECKS], unknown: [] };
+  return { checks: CHECKS.filter((c) => ids.includes(c.id)), unknown: ids.filter((id) => !CHECK_IDS.includes(id)) };
+}

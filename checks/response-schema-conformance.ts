@@ -1,0 +1,47 @@
+import type { Check } from '../harness/types.js';
+import { mediaTypeOf } from './content-type-conformance.js';
+import { brief } from './support.js';
+
+/**
+ * A response body validates against the schema documented for its status and media type;
+ * a JSON media type whose body does not parse is a finding too. Unknown fields are allowed
+ * unless the schema itself forbids them.
+ * @see https://spec.openapis.org/oas/v3.1.0#media-type-object
+ */
+export const responseSchemaConformance: Check = {
+  id: 'response_schema_conformance',
+  title: 'Response violates schema',
+  severity: 'high',
+  rule: 'openapi.response.schema',
+  needs: 'exchange',
+  run(ctx, exchange) {
+    const response = exchange.response;
+    if (!response) return [];
+    const key = ctx.spec.matchStatus(ctx.operation, response.status);
+    if (!key) return [];
+    const documented = ctx.operation.responseMediaTypes[key] ?? [];
+    const actual = mediaTypeOf(response.headers['content-type']);
+    // Validate against the documented media type the response claims, or the only JSON one.
+    const mediaType = documented.find((d) => d.toLowerCase() === actual) ?? documented.find((d) => /json/i.test(d));
+    if (!mediaType || !/json/i.test(mediaType)) return [];
+    if (response.json === undefined) {
+      return [{
+        kind: 'malformed_json',
+        title: 'Response is not valid JSON',
+        message: `The ${response.status} response is documented as ${mediaType} but its body does not parse: ${brief(response.body, 120)}.`,
+        expected: mediaType,
+        actual: response.body.slice(0, 200),
+      }];
+    }
+    const result = ctx.spec.validateResponse(ctx.operation, key, mediaType, response.json);
+    if (!result || result.ok) return [];
+    const errors = result.errors.slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
+    return [{
+      kind: 'schema_violation',
+      title: 'Response violates schema',
+      message: `The ${response.status} body does not match its schema: ${errors.join('; ')}${result.errors.length > 10 ? ` (+${result.errors.length - 10} more)` : ''}.`,
+      expected: `a body valid against the ${key} ${mediaType} schema`,
+      actual: result.errors.slice(0, 10).map((e) => ({ path: e.instancePath, keyword: e.keyword, message: e.message, params: e.params })),
+    }];
+  },
+};

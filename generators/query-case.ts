@@ -1,0 +1,105 @@
+/**
+ * Query parameters of an operation as a fast-check arbitrary: each optional parameter absent
+ * most of the time (so that several filters rarely empty a list), values derived from the
+ * parameter's schema, values harvested from the target's own data for filters, and boundary
+ * values for `page` and `limit` (section Limits).
+ */
+import fc from 'fast-check';
+import type { Operation, Parameter, Schema } from '../spec/load.js';
+import type { QueryValues } from '../harness/types.js';
+import { boundedIntegerArbitrary, schemaArbitrary } from './schema-value.js';
+
+/** Values seen on the target, to make filters match: parameter name to values, and metadata key to values. */
+export interface Harvest {
+  parameters: Record<string, string[]>;
+  metadata: Record<string, string[]>;
+}
+
+/** Options of {@link queryCaseArbitrary}. */
+export interface QueryCaseConstraints {
+  harvest?: Harvest;
+  /** Parameters always left out (`page` and `limit` when the suite sets them itself). */
+  omit?: readonly string[];
+}
+
+/** Renders a parameter value as query text: booleans and numbers as JSON, strings as they are. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function toQueryValue(value: unknown): string | string[] {
+  return Array.isArray(value) ? value.map(text) : text(value);
+}
+
+/**
+ * Values for `limit`: inside the documented bounds with a bias to 1, 10 and the maximum, and now
+ * and then just above the maximum (101, 1000), which a target may clamp or reject but never honour.
+ */
+export function limitArbitrary(schema: Schema): fc.Arbitrary<number> {
+  const min = schema.minimum ?? 1;
+  const max = schema.maximum ?? 100;
+  return fc.oneof(
+    { weight: 6, arbitrary: boundedIntegerArbitrary(min, max) },
+    { weight: 2, arbitrary: fc.constantFrom(schema.default ?? 10, max) },
+    { weight: 1, arbitrary: fc.constantFrom(max + 1, max * 10) },
+  );
+}
+
+/** Values for `page`: mostly the first pages, sometimes further (past the last page is valid). */
+export function pageArbitrary(schema: Schema): fc.Arbitrary<number> {
+  const min = schema.minimum ?? 1;
+  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(min, min + 1, min + 2) }, { weight: 1, arbitrary: fc.integer({ min, max: min + 30 }) });
+}
+
+function parameterArbitrary(param: Parameter, harvest: Harvest | undefined): fc.Arbitrary<string | string[]> {
+  if (param.name === 'limit') return limitArbitrary(param.schema).map(text);
+  if (param.name === 'page') return pageArbitrary(param.schema).map(text);
+  const derived = schemaArbitrary(param.schema, { direction: 'request', maxItems: 3 })
+    .filter((v) => !(Array.isArray(v) && v.length === 0))
+    .map(toQueryValue);
+  const seen = harvest?.parameters[param.name] ?? [];
+  if (seen.length === 0) return derived;
+  const isArray = param.schema.type === 'array' || (param.schema.anyOf ?? []).some((s: Schema) => s.type === 'array');
+  const picked: fc.Arbitrary<string | string[]> = isArray
+    ? fc.uniqueArray(fc.constantFrom(...seen), { minLength: 1, maxLength: 2 }).map((vs) => (vs.length === 1 ? vs[0]! : vs))
+    : fc.constantFrom(...seen);
+  return fc.oneof({ weight: 3, arbitrary: picked }, { weight: 1, arbitrary: derived });
+}
+
+function metadataArbitrary(harvest: Harvest | undefined): fc.Arbitrary<QueryValues> {
+  const pairs = Object.entries(harvest?.metadata ?? {}).flatMap(([key, values]) => values.map((value) => [key, value] as const));
+  if (pairs.length === 0) return fc.constant({});
+  return fc.constantFrom(...pairs).map(([key, value]) => ({ [`metadata[${key}]`]: value }));
+}
+
+/**
+ * An arbitrary of the query parameters of an operation (valid direction, plus `limit` above its
+ * maximum as section Limits allows). Absent parameters shrink first, so counterexamples are short.
+ * @param operation the operation whose `in: query` parameters are generated
+ * @param constraints harvested values and parameters to leave out
+ */
+export function queryCaseArbitrary(operation: Operation, constraints: QueryCaseConstraints = {}): fc.Arbitrary<QueryValues> {
+  const omit = new Set(constraints.omit ?? []);
+  const model: Record<string, fc.Arbitrary<string | string[] | undefined>> = {};
+  let deepObject = false;
+  for (const param of operation.parameters) {
+    if (param.in !== 'query' || omit.has(param.name)) continue;
+    if (param.style === 'deepObject') {
+      deepObject = true;
+      continue;
+    }
+    const value = parameterArbitrary(param, constraints.harvest);
+    const pagination = param.name === 'page' || param.name === 'limit';
+    model[param.name] = param.required
+      ? value
+      : fc.oneof({ withCrossShrink: true }, { weight: pagination ? 1 : 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
+  }
+  const metadata = deepObject
+    ? fc.oneof({ withCrossShrink: true }, { weight: 5, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: metadataArbitrary(constraints.harvest) })
+    : fc.constant({});
+  return fc.tuple(fc.record(model), metadata).map(([values, meta]) => {
+    const query: QueryValues = {};
+    for (const [name, value] of Object.entries(values)) if (value !== undefined) query[name] = value;
+    return { ...query, ...meta };
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * The HTTP client of the harness (undici): sends a test case to the target and records the
+ * exchange. Never throws for a misbehaving target: timeouts, resets and garbage become an
+ * exchange with `transportError` or an unparsable body, which checks turn into failures.
+ */
+import { Agent, request as undiciRequest } from 'undici';
+import pThrottle from 'p-throttle';
+import type { Operation } from '../spec/load.js';
+import type { Target } from './target.js';
+import type { Exchange, HttpRequest, HttpResponse, QueryValues, TestCase } from './types.js';
+
+/** Largest body kept in an exchange, in bytes; the rest is cut (and noted). */
+const MAX_BODY_BYTES = 1024 * 1024;
+/** How many times a 429 is retried after waiting its Retry-After. */
+const MAX_RATE_LIMIT_RETRIES = 3;
+/** Longest Retry-After honoured, in seconds; a longer one is answered as it is. */
+const MAX_RETRY_AFTER_S = 10;
+
+/** Sends test cases to one target. */
+export interface Client {
+  /** Sends the case of an operation; resolves to the exchange, never rejects for target behaviour. */
+  send(operation: Operation, testCase: TestCase): Promise<Exchange>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serializes query values: arrays as repeated parameters (form, explode), names verbatim
+ * (`metadata[key]` for deepObject), in insertion order.
+ * @see https://spec.openapis.org/oas/v3.1.0#style-values
+ */
+export function encodeQuery(query: QueryValues): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    for (const v of Array.isArray(value) ? value : [value]) params.append(name, v);
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Substitutes path parameters into a template, percent-encoding each value. */
+export function expandPath(template: string, pathParams: Record<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathParams[name] ?? `{${name}}`));
+}
+
+/** Builds the wire request of a case: URL, headers (Authorization from the case's role). */
+export function buildRequest(target: Target, operation: Operation, testCase: TestCase): HttpRequest {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  for (const [name, value] of Object.entries(testCase.headers)) headers[name.toLowerCase()] = value;
+  const credential = testCase.role ? target.roles[testCase.role] : undefined;
+  if (credential) headers.authorization = `Bearer ${credential.token}`;
+  return {
+    method: operation.method,
+    url: `${target.baseUrl}${expandPath(operation.path, testCase.pathParams)}${encodeQuery(testCase.query)}`,
+    headers,
+  };
+}
+
+function parseRetryAfter(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+async function readBody(body: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size < MAX_BODY_BYTES) chunks.push(chunk);
+    size += chunk.length;
+  }
+  const text = Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8');
+  return size > MAX_BODY_BYTES ? `${text}\n[... ${size - MAX_BODY_BYTES} more bytes cut]` : text;
+}
+
+/**
+ * Creates the client of a target: one keep-alive connection pool, pacing at
+ * `target.requestsPerSecond` when set, a timeout of `target.timeoutMs` on every request, and
+ * 429 answers retried after their Retry-After (at most 3 times, waits of at most 10 s).
+ */
+export function createClient(target: Target): Client {
+  const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000, headersTimeout: target.timeoutMs, bodyTimeout: target.timeoutMs });
+  const throttle = target.requestsPerSecond
+    ? pThrottle({ limit: Math.max(1, Math.floor(target.requestsPerSecond / 10)), interval: 100 })
+    : undefined;
+  const pace = throttle ? throttle(async () => undefined) : async () => undefined;
+
+  async function once(request: HttpRequest): Promise<HttpResponse> {
+    await pace();
+    const started = performance.now();
+    const signal = AbortSignal.timeout(target.timeoutMs);
+    const answer = await undiciRequest(request.url, {
+      method: request.method as 'GET',
+      headers: request.headers,
+      body: request.body,
+      dispatcher: agent,
+      signal,
+    });
+    const body = await readBody(answer.body);
+    const response: HttpResponse = {
+      status: answer.statusCode,
+      headers: flattenHeaders(answer.headers),
+      body,
+      elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
+    };
+    if (body.length > 0) {
+      try {
+        response.json = JSON.parse(body);
+      } catch {
+        // Not JSON: the content-type and schema checks say so.
+      }
+    }
+    return response;
+  }
+
+  return {
+    async send(operation, testCase) {
+      const request = buildRequest(target, operation, testCase);
+      const exchange: Exchange = { case: testCase, operationId: operation.operationId, request };
+      try {
+        let response = await once(request);
+        for (let retry = 0; response.status === 429 && retry < MAX_RATE_LIMIT_RETRIES; retry++) {
+          const wait = parseRetryAfter(response.headers['retry-after']) ?? 1;
+          if (wait > MAX_RETRY_AFTER_S) break;
+          await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+          response = await once(request);
+        }
+        exchange.response = response;
+      } catch (error) {
+        const err = error as Error & { code?: string };
+        const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /timeout/i.test(err.code ?? '');
+        exchange.transportError = {
+          code: timedOut ? 'CNF_TIMEOUT' : (err.code ?? err.name),
+          message: timedOut ? `no complete answer within ${target.timeoutMs} ms` : err.message,
+        };
+      }
+      return exchange;
+    },
+    async close() {
+      await agent.close();
+    },
+  };
+}

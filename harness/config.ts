@@ -1,0 +1,135 @@
+/**
+ * Target configuration: the embedded reference, or a remote URL with credentials named by
+ * environment variable (never inline) in `conformance.config.json`.
+ * @see design.md, Targets and configuration
+ */
+import { readFile } from 'node:fs/promises';
+import { HarnessError } from './errors.js';
+import type { RoleCredential, Target } from './target.js';
+import type { Role } from './types.js';
+
+/** Roles a target may provide, in the order they are documented. */
+export const ROLES: readonly Role[] = ['admin', 'reader', 'no_scope', 'other_org', 'customer_session', 'member_session', 'oauth_client'];
+
+/** Requests per second the harness sends to a non-loopback target by default (the API allows 100). */
+export const DEFAULT_REMOTE_RATE = 80;
+/** Timeout of every request by default, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** The shape of `conformance.config.json`. */
+export interface ConfigFile {
+  /** Base URL of the target; `--target` overrides it. */
+  target?: string;
+  /** Role to the environment variable holding its token: `{ "admin": { "tokenEnv": "BILLING_ADMIN_TOKEN" } }`. */
+  roles?: Partial<Record<Role, { tokenEnv: string }>>;
+  /** Ids of fixtures that exist on the target. */
+  fixtures?: Record<string, string>;
+  /** Pacing; null for none. Default 80 for non-loopback targets, none for loopback. */
+  requestsPerSecond?: number | null;
+  timeoutMs?: number;
+  readOnly?: boolean;
+}
+
+/** The environment variable a role's token is read from when no config file names one. */
+export function defaultTokenEnv(role: Role): string {
+  return `CONFORMANCE_${role.toUpperCase()}_TOKEN`;
+}
+
+/**
+ * Reads and checks a config file.
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID when it cannot be read, is not JSON, or has a wrong field
+ */
+export async function readConfigFile(file: string): Promise<ConfigFile> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `cannot read config ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  const bad = (why: string): never => {
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `config ${file}: ${why}`);
+  };
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) bad('must be a JSON object');
+  const config = parsed as ConfigFile & Record<string, unknown>;
+  const known = new Set(['$schema', 'target', 'roles', 'fixtures', 'requestsPerSecond', 'timeoutMs', 'readOnly']);
+  for (const key of Object.keys(config)) if (!known.has(key)) bad(`unknown field "${key}"`);
+  if (config.target !== undefined && typeof config.target !== 'string') bad('"target" must be a URL string');
+  for (const [role, value] of Object.entries(config.roles ?? {})) {
+    if (!ROLES.includes(role as Role)) bad(`unknown role "${role}" (roles: ${ROLES.join(', ')})`);
+    if ('token' in (value as object)) bad(`role "${role}" has an inline token; name its environment variable with "tokenEnv" instead`);
+    if (typeof (value as { tokenEnv?: unknown }).tokenEnv !== 'string') bad(`role "${role}" needs "tokenEnv", the name of an environment variable`);
+  }
+  if (config.fixtures !== undefined && (typeof config.fixtures !== 'object' || Object.values(config.fixtures).some((v) => typeof v !== 'string'))) {
+    bad('"fixtures" must map names to id strings');
+  }
+  if (config.requestsPerSecond != null && !(typeof config.requestsPerSecond === 'number' && config.requestsPerSecond > 0)) bad('"requestsPerSecond" must be a positive number or null');
+  if (config.timeoutMs !== undefined && !(typeof config.timeoutMs === 'number' && config.timeoutMs > 0)) bad('"timeoutMs" must be a positive number');
+  return config;
+}
+
+/** Whether a URL's host is on this machine (loopback), which needs no pacing. */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+/** Options that override the config file when resolving a remote target. */
+export interface RemoteTargetOptions {
+  url: string;
+  config?: ConfigFile;
+  rate?: number | null;
+  readOnly?: boolean;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Builds a remote target: credentials from the environment variables the config names (or
+ * `CONFORMANCE_<ROLE>_TOKEN` when it names none; roles whose variable is unset are left out),
+ * pacing at 80 requests per second unless the host is loopback.
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID for a URL that is not http(s);
+ *   CNF_ERR_SECRET_MISSING when a variable the config names is not set
+ */
+export function resolveRemoteTarget(options: RemoteTargetOptions): Target {
+  const env = options.env ?? process.env;
+  let url: URL;
+  try {
+    url = new URL(options.url);
+  } catch {
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--target ${options.url} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--target must be an http or https URL, not ${url.protocol}`);
+  const roles: Partial<Record<Role, RoleCredential>> = {};
+  const named = options.config?.roles;
+  for (const role of ROLES) {
+    const variable = named ? named[role]?.tokenEnv : defaultTokenEnv(role);
+    if (!variable) continue;
+    const token = env[variable];
+    if (token) roles[role] = { token, env: variable };
+    else if (named) throw new HarnessError('CNF_ERR_SECRET_MISSING', `role ${role}: environment variable ${variable} is not set`);
+  }
+  const configured = options.rate !== undefined ? options.rate : options.config?.requestsPerSecond;
+  return {
+    baseUrl: url.href.replace(/\/+$/, ''),
+    kind: 'remote',
+    roles,
+    fixtures: options.config?.fixtures ?? {},
+    requestsPerSecond: configured !== undefined ? configured : isLoopback(url) ? null : DEFAULT_REMOTE_RATE,
+    timeoutMs: options.timeoutMs ?? options.config?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    readOnly: options.readOnly ?? options.config?.readOnly ?? false,
+  };
+}
+
+/**
+ * Checks that a target answers HTTP at all (any status counts).
+ * @throws HarnessError CNF_ERR_TARGET_UNREACHABLE when no answer comes within the timeout
+ */
+export async function probeTarget(target: Target): Promise<void> {
+  try {
+    const response = await fetch(`${target.baseUrl}/`, { signal: AbortSignal.timeout(Math.min(target.timeoutMs, 5_000)) });
+    await response.arrayBuffer();
+  } catch (error) {
+    const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
+    throw new HarnessError('CNF_ERR_TARGET_UNREACHABLE', `target ${target.baseUrl} did not answer: ${cause}`, { cause: error });
+  }
+}

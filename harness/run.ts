@@ -1,0 +1,157 @@
+/**
+ * `conformance run` as a library function: resolves the document and the target (starting the
+ * embedded reference when no URL is given), runs the conformance suites through vitest's Node
+ * API with our reporters, and returns the exit code.
+ * @see design.md, Command line; Targets and configuration
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
+import { selectChecks } from '../checks/index.js';
+import { createReporters, collectResults, exitCodeFor, type RunResults } from '../reporters/index.js';
+import { startReferenceServer } from '../server/index.js';
+import { loadSpec, specPath, type ApiVersion } from '../spec/load.js';
+import { DEFAULT_TIMEOUT_MS, probeTarget, readConfigFile, resolveRemoteTarget, defaultTokenEnv } from './config.js';
+import { RUN_CONTEXT_ENV, type RunContext } from './context.js';
+import { HarnessError } from './errors.js';
+import type { Target } from './target.js';
+import type { Role } from './types.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Suites by name (`--suites`), each a file of suites/. */
+export const SUITES = ['exchange', 'pagination', 'auth'] as const;
+
+/** Options of {@link runConformance}; every one has a default. */
+export interface RunOptions {
+  /** Base URL of the target; absent starts the embedded reference server. */
+  target?: string;
+  /** An OpenAPI document; overrides `apiVersion`. */
+  spec?: string;
+  apiVersion?: ApiVersion;
+  /** conformance.config.json path. */
+  config?: string;
+  suites?: string[];
+  checks?: string[];
+  operations?: string[];
+  /** Seed of every property run; random (and printed) when absent. */
+  seed?: number;
+  /** Generated cases per operation and check; default 50. */
+  runs?: number;
+  /** Requests per second to the target; null for no pacing. */
+  rate?: number | null;
+  readOnly?: boolean;
+  timeoutMs?: number;
+  /** Reporter names: console, json, junit. Default console and junit. */
+  reporters?: string[];
+  /** Where report files go; default `conformance-report`. */
+  outputDir?: string;
+  /** Faults to switch on in the embedded reference (to see the harness catch them). */
+  faults?: string[];
+  /** Stream of the console reporter; default stdout. */
+  out?: NodeJS.WritableStream;
+  color?: boolean;
+}
+
+/** What a run ends with. */
+export interface RunOutcome {
+  exitCode: 0 | 1 | 2;
+  results: RunResults;
+  seed: number;
+  target: string;
+}
+
+/** Captures vitest's final modules for the exit code. */
+class ResultsCollector implements Reporter {
+  results: RunResults | undefined;
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<any>, reason: TestRunEndReason): void {
+    this.results = collectResults(testModules, unhandledErrors, reason);
+  }
+}
+
+/**
+ * Runs the conformance suites against a target.
+ * @returns exit code 0 (conformant) or 1 (failures); harness problems found while running give 2
+ * @throws HarnessError for a bad option, config, document or an unreachable target (exit 2)
+ */
+export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const runs = options.runs ?? 50;
+  if (!Number.isInteger(runs) || runs < 1) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--runs must be a positive integer, not ${options.runs}`);
+  const suites = options.suites?.length ? options.suites : [...SUITES];
+  const unknownSuites = suites.filter((s) => !(SUITES as readonly string[]).includes(s));
+  if (unknownSuites.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `unknown suite ${unknownSuites.join(', ')} (suites: ${SUITES.join(', ')})`);
+  const { unknown } = selectChecks(options.checks);
+  if (unknown.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `unknown check ${unknown.join(', ')}`);
+
+  const specFile = path.resolve(options.spec ?? specPath(options.apiVersion));
+  const spec = await loadSpec(specFile);
+  const config = options.config ? await readConfigFile(options.config) : undefined;
+  const url = options.target ?? config?.target;
+
+  let target: Target;
+  let stop: () => Promise<void> = async () => {};
+  if (url) {
+    if (options.faults?.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', '--fault applies to the embedded reference only; use `conformance serve --fault` for a remote one');
+    target = resolveRemoteTarget({ url, ...(config ? { config } : {}), ...(options.rate !== undefined ? { rate: options.rate } : {}), ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+    await probeTarget(target);
+  } else {
+    const reference = await startReferenceServer({ host: '127.0.0.1', port: 0, seed, faults: options.faults ?? [], ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) });
+    stop = () => reference.close();
+    const roles: Target['roles'] = {};
+    for (const [role, token] of Object.entries(reference.credentials)) roles[role as Role] = { token, env: defaultTokenEnv(role as Role) };
+    target = {
+      baseUrl: reference.url,
+      kind: 'embedded',
+      roles,
+      fixtures: reference.fixtures,
+      requestsPerSecond: options.rate ?? null,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      readOnly: options.readOnly ?? false,
+    };
+  }
+
+  try {
+    const context: RunContext = {
+      target,
+      specFile,
+      seed,
+      runs,
+      ...(options.checks?.length ? { checks: options.checks } : {}),
+      ...(options.operations?.length ? { operations: options.operations } : {}),
+    };
+    process.env[RUN_CONTEXT_ENV] = JSON.stringify(context);
+    const collector = new ResultsCollector();
+    const reporters = createReporters(options.reporters?.length ? options.reporters : ['console', 'junit'], {
+      target: target.baseUrl,
+      specVersion: spec.version,
+      seed,
+      outputDir: path.resolve(options.outputDir ?? 'conformance-report'),
+      ...(options.out ? { out: options.out } : {}),
+      ...(options.color !== undefined ? { color: options.color } : {}),
+    });
+    let vitest;
+    try {
+      vitest = await import('vitest/node').then(({ startVitest }) =>
+        startVitest(suites.map((s) => `suites/${s}.suite.ts`), {
+          root: ROOT,
+          config: path.join(ROOT, 'vitest.config.ts'),
+          project: 'conformance',
+          run: true,
+          watch: false,
+          reporters: [...reporters, collector],
+          // Pacing is per process: one worker keeps a remote target under its rate limit.
+          ...(target.requestsPerSecond ? { maxWorkers: 1, fileParallelism: false } : {}),
+        }),
+      );
+    } catch (error) {
+      throw new HarnessError('CNF_ERR_RUNNER', `vitest could not run the suites: ${(error as Error).message}`, { cause: error });
+    }
+    await vitest.close();
+    const results = collector.results ?? { cells: [], errors: [{ where: 'vitest', message: 'the run ended without results' }] };
+    return { exitCode: exitCodeFor(results), results, seed, target: target.baseUrl };
+  } finally {
+    delete process.env[RUN_CONTEXT_ENV];
+    await stop();
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * A target: a base URL plus what the suites need to exercise it (design.md, Targets and configuration).
+ */
+import type { Role } from './types.js';
+
+/** A credential of one role; `env` names the environment variable it came from, for reproducers. */
+export interface RoleCredential {
+  token: string;
+  env?: string;
+}
+
+/** Everything a suite knows about the target it runs against; JSON-serializable (crosses to workers). */
+export interface Target {
+  /** Base URL without a trailing slash (`http://127.0.0.1:4010`). */
+  baseUrl: string;
+  /** `embedded`: the reference server started by the harness; `remote`: anything else. */
+  kind: 'embedded' | 'remote';
+  /** Credentials per role; a missing role makes the cases that need it skipped with the reason. */
+  roles: Partial<Record<Role, RoleCredential>>;
+  /** Ids of fixtures that exist on the target, by name (`product_id`, `organization_id`). */
+  fixtures: Record<string, string>;
+  /** Pacing in requests per second, or null for none (loopback targets). */
+  requestsPerSecond: number | null;
+  /** Timeout of every request in milliseconds; a request over it is a failure of the target. */
+  timeoutMs: number;
+  /** When true, no request that may change state is sent. */
+  readOnly: boolean;
+}

@@ -1,0 +1,149 @@
+/**
+ * The data that flows through the harness: cases, exchanges, checks, findings and failures.
+ * Everything here is plain JSON-serializable data so that it crosses vitest's worker boundary
+ * in `task.meta` and lands unchanged in the JSON and JUnit reports.
+ */
+import type { LoadedSpec, Operation } from '../spec/load.js';
+
+/** A credential role that a target provides (design.md, Targets and configuration). */
+export type Role = 'admin' | 'reader' | 'no_scope' | 'other_org' | 'customer_session' | 'member_session' | 'oauth_client';
+
+/** Query values as sent: a repeated parameter is an array. */
+export type QueryValues = Record<string, string | string[]>;
+
+/** One generated request of an operation, before it is sent. */
+export interface TestCase {
+  /** Stable within a run: `<operationId>#<n>`. */
+  id: string;
+  operationId: string;
+  /** Path parameters by name, substituted into the path template. */
+  pathParams: Record<string, string>;
+  /** Query parameters; `metadata[key]` style names are kept verbatim. */
+  query: QueryValues;
+  /** Extra headers (never the Authorization header, which comes from `role`). */
+  headers: Record<string, string>;
+  /** Whose credentials to send; `null` sends none. */
+  role: Role | null;
+}
+
+/** The request as it went on the wire. Header names are lower-case. */
+export interface HttpRequest {
+  method: string;
+  /** Absolute URL including the query string. */
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** The response as it came back. Header names are lower-case; `json` is set when the body parsed as JSON. */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as text (truncated to 1 MiB in reports). */
+  body: string;
+  json?: unknown;
+  /** Milliseconds from sending the request to the end of the body. */
+  elapsedMs: number;
+}
+
+/** One request and what came of it: a response, or a transport error (timeout, reset, refused). */
+export interface Exchange {
+  case: TestCase;
+  operationId: string;
+  request: HttpRequest;
+  response?: HttpResponse;
+  /** Set when no complete response arrived; `code` is undici's or `CNF_TIMEOUT`. */
+  transportError?: { code: string; message: string };
+}
+
+/** How serious a finding is. */
+export type Severity = 'critical' | 'high' | 'medium' | 'low';
+
+/** What a check returns for one violation: the check-level part of a {@link Failure}. */
+export interface Finding {
+  /** Named kind of finding, snake_case (`undocumented_status_code`); part of the de-duplication key. */
+  kind: string;
+  /** Plain title for people ("Undocumented HTTP status code"). */
+  title: string;
+  /** One or two sentences saying what is wrong, with the values involved. */
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+/** What a check may look at besides the exchange. */
+export interface CheckContext {
+  spec: LoadedSpec;
+  operation: Operation;
+}
+
+/**
+ * What kind of evidence a check needs, which tells the suite how to build exchanges for it:
+ * `exchange` one valid request with full credentials; `walk` every page of a list (the checked
+ * exchange is the last page request, `history` the ones before); `anonymous` a request without
+ * credentials; `no_scope` a request with the `no_scope` role's valid token that carries no scopes.
+ */
+export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope';
+
+/**
+ * A named check: pure, never throws for a finding, returns findings as data.
+ * @see style.md, Checks
+ */
+export interface Check {
+  /** snake_case, never renamed (Schemathesis names where the meaning is the same). */
+  id: string;
+  title: string;
+  severity: Severity;
+  /** The rule id in spec/rules.yaml or the OpenAPI section it enforces. */
+  rule: string;
+  needs: CheckNeeds;
+  /** `true` when the check applies to the operation, else the reason it does not (reported as skipped). */
+  appliesTo?(ctx: CheckContext): true | string;
+  run(ctx: CheckContext, exchange: Exchange, history: readonly Exchange[]): Finding[];
+}
+
+/** How to replay a failure. */
+export interface Reproducer {
+  /** A curl command; secrets are replaced by `$ENV_VAR` references. */
+  curl: string;
+  /** fast-check seed of the property run. */
+  seed: number;
+  /** fast-check counterexample path, for `--seed S --path P` replay. */
+  path?: string;
+}
+
+/** A finding placed in its run: which operation, case and check, and how to reproduce it. */
+export interface Failure extends Finding {
+  checkId: string;
+  severity: Severity;
+  rule: string;
+  operationId: string;
+  caseId: string;
+  request: HttpRequest;
+  response?: HttpResponse;
+  reproduce: Reproducer;
+}
+
+/** Outcome of one cell of the operation x check matrix. */
+export type CellStatus = 'passed' | 'failed' | 'skipped';
+
+/**
+ * What a conformance test writes to `task.meta.conformance` for the reporters: one cell of the
+ * operation x check matrix.
+ */
+export interface CellMeta {
+  operationId: string;
+  checkId: string;
+  status: CellStatus;
+  /** Why the cell was skipped (a missing role, a check that does not apply). */
+  skipReason?: string;
+  /** Number of generated cases (or walks) that were checked. */
+  cases: number;
+  failures: Failure[];
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    conformance?: CellMeta;
+  }
+}

@@ -1,0 +1,5 @@
+// Single-exchange checks on generated valid cases: status codes, content types, response
+// schemas, server errors, page size and counts, sorting and filters.
+import { defineChecksSuite } from '../harness/suite.js';
+
+await defineChecksSuite(['exchange']);

@@ -1,0 +1,42 @@
+// Contract tests of the query-case arbitrary: determinism, boundaries of page and limit, harvested values.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { limitArbitrary, queryCaseArbitrary } from '../../generators/query-case.js';
+import { loadSpec } from '../../spec/load.js';
+
+describe('queryCaseArbitrary', () => {
+  test('same seed, same cases', async () => {
+    const op = (await loadSpec()).operation('subscriptions:list');
+    const arb = queryCaseArbitrary(op);
+    expect(fc.sample(arb, { seed: 11, numRuns: 30 })).toEqual(fc.sample(arb, { seed: 11, numRuns: 30 }));
+  });
+
+  test('limit covers the bounds, the default and values above the maximum', () => {
+    const values = new Set(fc.sample(limitArbitrary({ minimum: 1, maximum: 100, default: 10 }), { seed: 1, numRuns: 2000 }));
+    for (const v of [1, 2, 10, 99, 100, 101, 1000]) expect(values.has(v), `limit ${v}`).toBe(true);
+    expect([...values].every((v) => v >= 1 && (v <= 100 || v === 101 || v === 1000))).toBe(true);
+  });
+
+  test('harvested values are used for filters and metadata', async () => {
+    const op = (await loadSpec()).operation('products:list');
+    const harvest = { parameters: { organization_id: ['org-1'], visibility: ['draft'] }, metadata: { tier: ['gold'] } };
+    const cases = fc.sample(queryCaseArbitrary(op, { harvest }), { seed: 2, numRuns: 500 });
+    expect(cases.some((c) => c.organization_id === 'org-1')).toBe(true);
+    expect(cases.some((c) => c['metadata[tier]'] === 'gold')).toBe(true);
+    expect(cases.some((c) => c.visibility === 'draft' || (Array.isArray(c.visibility) && c.visibility.includes('draft')))).toBe(true);
+  });
+
+  test('omitted parameters never appear, and values are query strings', async () => {
+    const op = (await loadSpec()).operation('products:list');
+    for (const c of fc.sample(queryCaseArbitrary(op, { omit: ['page'] }), { seed: 3, numRuns: 300 })) {
+      expect(c.page).toBeUndefined();
+      for (const v of Object.values(c)) expect(typeof v === 'string' || (Array.isArray(v) && v.every((s) => typeof s === 'string'))).toBe(true);
+    }
+  });
+
+  test('shrinking drops parameters first', async () => {
+    const op = (await loadSpec()).operation('products:list');
+    const details = fc.check(fc.property(queryCaseArbitrary(op), (q) => q.is_archived === undefined), { seed: 4 });
+    expect(details.counterexample?.[0]).toEqual({ is_archived: expect.any(String) });
+  });
+});
