@@ -35,6 +35,8 @@ export const filterRespected: Check = {
       const wanted = new Set(values.map(normalize));
       for (const item of body.items) {
         const actual = valuesAtPath(item, filter.field);
+        // An item without the field cannot be judged here; the schema check covers absent fields.
+        if (actual.length === 0) continue;
         let ok: boolean;
         if (filter.match === 'in') {
           ok = actual.some((v) => wanted.has(normalize(v)));

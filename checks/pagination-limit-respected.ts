@@ -17,6 +17,7 @@ export const paginationLimitRespected: Check = {
     const body = listBody(exchange);
     if (!body || exchange.response!.status >= 300) return [];
     const { limit, limitGiven } = requestedPage(exchange.case.query);
+    if (limit < 1) return [];
     const allowed = Math.min(limit, MAX_LIMIT);
     if (body.items.length <= allowed) return [];
     const why = !limitGiven ? 'the default page size is 10' : limit > MAX_LIMIT ? 'a page never holds more than 100 items' : `limit=${limit} was asked for`;

@@ -36,7 +36,11 @@ export function queryInteger(query: QueryValues, name: string): number | undefin
   return Number(first);
 }
 
-/** The page and limit a request asked for, with the defaults of section Limits applied. */
+/**
+ * The page and limit a request asked for, with the defaults of section Limits applied. A value
+ * that is not an integer counts as absent (a target may ignore it); callers skip values below 1,
+ * whose answer the API description does not state.
+ */
 export function requestedPage(query: QueryValues): { page: number; limit: number; limitGiven: boolean } {
   const limit = queryInteger(query, 'limit');
   return { page: queryInteger(query, 'page') ?? 1, limit: limit ?? DEFAULT_LIMIT, limitGiven: limit !== undefined };

@@ -82,6 +82,9 @@ export function queryCaseArbitrary(operation: Operation, constraints: QueryCaseC
   const omit = new Set(constraints.omit ?? []);
   const model: Record<string, fc.Arbitrary<string | string[] | undefined>> = {};
   let deepObject = false;
+  // About one and a half optional filters per case: more rarely leave any item to judge.
+  const optional = operation.parameters.filter((p) => p.in === 'query' && !p.required && !omit.has(p.name)).length;
+  const absentWeight = Math.max(1, Math.round(optional / 1.5) - 1);
   for (const param of operation.parameters) {
     if (param.in !== 'query' || omit.has(param.name)) continue;
     if (param.style === 'deepObject') {
@@ -92,7 +95,7 @@ export function queryCaseArbitrary(operation: Operation, constraints: QueryCaseC
     const pagination = param.name === 'page' || param.name === 'limit';
     model[param.name] = param.required
       ? value
-      : fc.oneof({ withCrossShrink: true }, { weight: pagination ? 1 : 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
+      : fc.oneof({ withCrossShrink: true }, { weight: pagination ? 1 : absentWeight, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
   }
   const metadata = deepObject
     ? fc.oneof({ withCrossShrink: true }, { weight: 5, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: metadataArbitrary(constraints.harvest) })
@@ -102,4 +105,48 @@ export function queryCaseArbitrary(operation: Operation, constraints: QueryCaseC
     for (const [name, value] of Object.entries(values)) if (value !== undefined) query[name] = value;
     return { ...query, ...meta };
   });
+}
+
+/** Which boundary examples {@link boundaryExamples} gives. */
+export interface BoundaryExampleConstraints {
+  /** Include requests with invalid page and limit values (`abc`, 0), which must get a 4xx, never a 5xx. */
+  invalid: boolean;
+  /** Include examples that set `page` (leave out for page walks, which set it themselves). */
+  page: boolean;
+  /** Values seen on the target: each filter gets an example of its own with the first one. */
+  harvest?: Harvest;
+}
+
+/**
+ * Hand-picked queries every property starts with, so that rare but decisive cases are always
+ * tried: the defaults, `limit` at and above its maximum (section Limits), each sortable key in both
+ * directions on a full page, each filter alone with a value harvested from the target, and
+ * (optionally) invalid `page` and `limit` values.
+ */
+export function boundaryExamples(operation: Operation, constraints: BoundaryExampleConstraints): QueryValues[] {
+  const query = new Map(operation.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
+  const examples: QueryValues[] = [{}];
+  const limit = query.get('limit');
+  const max: number | undefined = limit?.schema.maximum;
+  if (limit && max !== undefined) examples.push({ limit: String(max) }, { limit: String(max + 1) });
+  if (limit && query.has('page') && constraints.page) examples.push({ limit: '1', page: '2' });
+  const sortKeys = query.get('sorting')?.sortKeys ?? {};
+  for (const [key, how] of Object.entries(sortKeys)) {
+    if (!('field' in how)) continue;
+    for (const value of [key, `-${key}`]) examples.push({ sorting: value, ...(max !== undefined ? { limit: String(max) } : {}) });
+  }
+  const full: QueryValues = max !== undefined ? { limit: String(max) } : {};
+  for (const param of query.values()) {
+    const seen = constraints.harvest?.parameters[param.name]?.[0];
+    if (param.filter && param.filter.match !== 'unspecified' && seen !== undefined) examples.push({ [param.name]: seen, ...full });
+  }
+  const [metaKey, metaValues] = Object.entries(constraints.harvest?.metadata ?? {})[0] ?? [];
+  if (metaKey && metaValues?.[0] !== undefined && [...query.values()].some((p) => p.style === 'deepObject')) {
+    examples.push({ [`metadata[${metaKey}]`]: metaValues[0], ...full });
+  }
+  if (constraints.invalid) {
+    if (limit) examples.push({ limit: 'abc' }, { limit: '0' });
+    if (query.has('page') && constraints.page) examples.push({ page: '0' });
+  }
+  return examples;
 }

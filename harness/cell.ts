@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { LoadedSpec, Operation } from '../spec/load.js';
-import { queryCaseArbitrary, type Harvest } from '../generators/query-case.js';
+import { boundaryExamples, queryCaseArbitrary, type Harvest } from '../generators/query-case.js';
 import { listBody } from '../checks/support.js';
 import type { Client } from './client.js';
 import { toCurl, type SecretRef } from './curl.js';
@@ -101,9 +101,10 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
   };
 
   const numRuns = isWalk ? Math.max(3, Math.round(input.runs / 10)) : input.runs;
+  const examples = boundaryExamples(operation, { invalid: check.needs === 'exchange', page: !isWalk, ...(input.harvest ? { harvest: input.harvest } : {}) }).map((q) => [q] as [QueryValues]);
   const details = await fc.check(
     fc.asyncProperty(queries, async (query) => (await evaluate(query)).findings.length === 0),
-    { seed: input.seed, numRuns },
+    { seed: input.seed, numRuns: numRuns + examples.length, examples },
   );
   if (!details.failed) return cell;
   if (!details.counterexample) {

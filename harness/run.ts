@@ -42,7 +42,7 @@ export interface RunOptions {
   rate?: number | null;
   readOnly?: boolean;
   timeoutMs?: number;
-  /** Reporter names: console, json, junit. Default console and junit. */
+  /** Reporter names: console, json, junit. Default console and junit; an empty list writes no report. */
   reporters?: string[];
   /** Where report files go; default `conformance-report`. */
   outputDir?: string;
@@ -122,7 +122,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     };
     process.env[RUN_CONTEXT_ENV] = JSON.stringify(context);
     const collector = new ResultsCollector();
-    const reporters = createReporters(options.reporters?.length ? options.reporters : ['console', 'junit'], {
+    const reporters = createReporters(options.reporters ?? ['console', 'junit'], {
       target: target.baseUrl,
       specVersion: spec.version,
       seed,
@@ -149,6 +149,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     }
     await vitest.close();
     const results = collector.results ?? { cells: [], errors: [{ where: 'vitest', message: 'the run ended without results' }] };
+    // A run that checked nothing has not shown conformance: say so rather than exit 0.
+    if (results.cells.length === 0 && results.errors.length === 0) {
+      results.errors.push({ where: 'run', message: 'no check ran: the selected suites, checks and operations match nothing', code: 'CNF_ERR_CONFIG_INVALID' });
+    }
     return { exitCode: exitCodeFor(results), results, seed, target: target.baseUrl };
   } finally {
     delete process.env[RUN_CONTEXT_ENV];

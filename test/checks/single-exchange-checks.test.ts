@@ -74,6 +74,8 @@ const cases: [string, Check, string, ExchangeShape, string[]][] = [
   ['filter: visibility in values passes', filterRespected, 'products:list', { query: { visibility: ['draft', 'private'] }, body: list([{ id: 'a', visibility: 'draft' }, { id: 'b', visibility: 'private' }]) }, []],
   ['filter: visibility ignored fails', filterRespected, 'products:list', { query: { visibility: 'draft' }, body: list([{ id: 'a', visibility: 'public' }]) }, ['filter_not_applied']],
   ['filter: benefit id inside an array passes', filterRespected, 'products:list', { query: { benefit_id: 'B' }, body: list([{ id: 'a', benefits: [{ id: 'x' }, { id: 'b' }] }]) }, []],
+  ['filter: an item without the field is not judged', filterRespected, 'products:list', { query: { benefit_id: 'B' }, body: list([{ id: 'a' }]) }, []],
+  ['filter: null date outside the bound fails', filterRespected, 'subscriptions:list', { operationId: 'subscriptions:list', query: { canceled_at_after: '2026-01-01T00:00:00Z' }, body: list([{ id: 'a', canceled_at: null }]) }, ['filter_not_applied']],
   ['filter: query (unspecified) asserts nothing', filterRespected, 'products:list', { query: { query: 'zzz' }, body: list([{ id: 'a', name: 'Pro' }]) }, []],
   ['filter: started_after bound included passes', filterRespected, 'subscriptions:list', { operationId: 'subscriptions:list', query: { started_after: '2026-01-01T00:00:00Z' }, body: list([{ id: 'a', started_at: '2026-01-01T00:00:00.000000Z' }]) }, []],
   ['filter: canceled_at_before violated fails', filterRespected, 'subscriptions:list', { operationId: 'subscriptions:list', query: { canceled_at_before: '2026-01-01T00:00:00Z' }, body: list([{ id: 'a', canceled_at: '2026-01-02T00:00:00Z' }]) }, ['filter_not_applied']],

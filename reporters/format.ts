@@ -1,0 +1,70 @@
+/**
+ * Formatting shared by the reporters: failure de-duplication, compact JSON, the replay line and
+ * durations. Plain text only; colours belong to the console reporter.
+ */
+import type { CellMeta, Failure, Reproducer } from '../harness/types.js';
+
+/** Failures that share a de-duplication key: the first one stands for all `count` occurrences. */
+export interface FailureGroup {
+  /** `<checkId>|<operationId>|<kind>`. */
+  key: string;
+  first: Failure;
+  count: number;
+}
+
+/** The de-duplication key of a failure: same check, same operation, same kind (after Schemathesis). */
+export function failureKey(failure: Pick<Failure, 'checkId' | 'operationId' | 'kind'>): string {
+  return `${failure.checkId}|${failure.operationId}|${failure.kind}`;
+}
+
+/** Groups the failures of every cell by {@link failureKey}, in first-seen order. */
+export function groupFailures(cells: readonly CellMeta[]): FailureGroup[] {
+  const groups = new Map<string, FailureGroup>();
+  for (const cell of cells) {
+    for (const failure of cell.failures) {
+      const key = failureKey(failure);
+      const group = groups.get(key);
+      if (group) group.count += 1;
+      else groups.set(key, { key, first: failure, count: 1 });
+    }
+  }
+  return [...groups.values()];
+}
+
+/**
+ * One-line JSON of `value`, cut to `maxChars` characters with a trailing `…`; values that JSON
+ * cannot show (undefined, functions, cycles) are shown with `String()`.
+ */
+export function compactJson(value: unknown, maxChars = 200): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return truncate(text, maxChars);
+}
+
+/** `text` cut to at most `maxChars` characters, the last one `…` when it was cut. */
+export function truncate(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, Math.max(0, maxChars - 1))}…`;
+}
+
+/** How to replay a property run: `seed 42 path 0:1:3`, or `seed 42` without a counterexample path. */
+export function replayLine(reproduce: Pick<Reproducer, 'seed' | 'path'>): string {
+  return reproduce.path ? `seed ${reproduce.seed} path ${reproduce.path}` : `seed ${reproduce.seed}`;
+}
+
+/** A duration in milliseconds as seconds with one decimal (`3.2s`), minutes above 60 s (`2m 5.0s`). */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, ms) / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}m ${(seconds - minutes * 60).toFixed(1)}s`;
+}
+
+/** `n` followed by the noun, plural unless `n` is 1 (`1 failure`, `3 failures`). */
+export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : pluralForm}`;
+}

@@ -1,0 +1,166 @@
+/**
+ * The JSON reporter: the whole run as one document for machines (CI artifacts, the HTML report,
+ * diffing two runs). Failures carry their request, response, expected and actual values and
+ * reproducer, with credentials in headers redacted and bodies cut to 1 MiB.
+ */
+import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vitest/node';
+import pkg from '../package.json' with { type: 'json' };
+import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse } from '../harness/types.js';
+import { buildMatrix } from './matrix.js';
+import { collectResults, summarize, type HarnessProblem, type RunResults, type RunSummary } from './results.js';
+import { RunClock, type ReportInfo, type RunInfo } from './run-info.js';
+import { writeReport } from './write-report.js';
+
+/** Largest request or response body kept in a report, in bytes of UTF-8 (types.ts, HttpResponse). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Header names whose values are credentials; their values are replaced by {@link REDACTED}. */
+export const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+]);
+
+/** What a redacted credential reads as; an auth scheme (`Bearer`) is kept in front of it. */
+export const REDACTED = '[redacted]';
+
+/** A request or response body as reported: cut to {@link MAX_BODY_BYTES}, with `bodyTruncated` when it was. */
+export type ReportedRequest = HttpRequest & { bodyTruncated?: true };
+/** See {@link ReportedRequest}; `json` is dropped from a truncated response, since it would hold the whole body. */
+export type ReportedResponse = HttpResponse & { bodyTruncated?: true };
+
+/** A failure as reported: {@link Failure} with its request and response redacted and cut. */
+export interface ReportedFailure extends Omit<Failure, 'request' | 'response'> {
+  request: ReportedRequest;
+  response?: ReportedResponse;
+}
+
+/** A cell as reported: {@link CellMeta} with reported failures. */
+export interface ReportedCell extends Omit<CellMeta, 'failures'> {
+  failures: ReportedFailure[];
+}
+
+/** The JSON report document; `matrix.statuses[row][column]` is `null` where a check did not run. */
+export interface JsonReport {
+  /** The npm package that wrote the report, and its version. */
+  tool: string;
+  version: string;
+  target: string;
+  specVersion: string;
+  seed: number;
+  /** ISO 8601, UTC. */
+  startedAt: string;
+  durationMs: number;
+  summary: RunSummary;
+  matrix: { operations: string[]; checks: string[]; statuses: (CellStatus | null)[][] };
+  cells: ReportedCell[];
+  errors: HarnessProblem[];
+}
+
+/** Options of {@link JsonReporter}: the run's info plus the file to write. */
+export interface JsonReporterOptions extends RunInfo {
+  /** Path of the JSON file; missing directories are created. */
+  outputFile: string;
+}
+
+/** Builds the {@link JsonReport} of a run (pure; redacts credentials and cuts bodies). */
+export function jsonReport(results: RunResults, info: ReportInfo): JsonReport {
+  const matrix = buildMatrix(results.cells);
+  return {
+    tool: pkg.name,
+    version: pkg.version,
+    target: info.target,
+    specVersion: info.specVersion,
+    seed: info.seed,
+    startedAt: info.startedAt,
+    durationMs: info.durationMs,
+    summary: summarize(results),
+    matrix: {
+      operations: matrix.operations,
+      checks: matrix.checks,
+      statuses: matrix.statuses.map((row) => row.map((status) => status ?? null)),
+    },
+    cells: results.cells.map((cell) => ({ ...cell, failures: cell.failures.map(reportFailure) })),
+    errors: results.errors,
+  };
+}
+
+/** {@link jsonReport} as pretty-printed JSON (two-space indent) ending with a newline. */
+export function renderJson(results: RunResults, info: ReportInfo): string {
+  return `${JSON.stringify(jsonReport(results, info), null, 2)}\n`;
+}
+
+/** Writes {@link renderJson} to `outputFile` at the end of the run. */
+export class JsonReporter implements Reporter {
+  readonly #options: JsonReporterOptions;
+  readonly #clock = new RunClock();
+
+  constructor(options: JsonReporterOptions) {
+    this.#options = options;
+  }
+
+  onTestRunStart(): void {
+    this.#clock.start();
+  }
+
+  async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): Promise<void> {
+    const results = collectResults(testModules, unhandledErrors, reason);
+    await writeReport(this.#options.outputFile, renderJson(results, this.#clock.stop(this.#options)));
+  }
+}
+
+function reportFailure(failure: Failure): ReportedFailure {
+  const { request, response, ...rest } = failure;
+  const reported: ReportedFailure = { ...rest, request: reportRequest(request) };
+  if (response) reported.response = reportResponse(response);
+  return reported;
+}
+
+function reportRequest(request: HttpRequest): ReportedRequest {
+  const reported: ReportedRequest = { ...request, headers: redactHeaders(request.headers) };
+  if (request.body !== undefined) {
+    const body = cutBody(request.body);
+    reported.body = body.text;
+    if (body.truncated) reported.bodyTruncated = true;
+  }
+  return reported;
+}
+
+function reportResponse(response: HttpResponse): ReportedResponse {
+  const body = cutBody(response.body);
+  const reported: ReportedResponse = { ...response, headers: redactHeaders(response.headers), body: body.text };
+  if (body.truncated) {
+    reported.bodyTruncated = true;
+    delete reported.json;
+  }
+  return reported;
+}
+
+/** Headers with credential values replaced, keeping the auth scheme (`Bearer [redacted]`). */
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  const redacted: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADERS.has(name.toLowerCase())) {
+      redacted[name] = value;
+      continue;
+    }
+    const scheme = /^(Bearer|Basic|Token)\s+/i.exec(value)?.[1];
+    redacted[name] = scheme ? `${scheme} ${REDACTED}` : REDACTED;
+  }
+  return redacted;
+}
+
+function cutBody(text: string): { text: string; truncated: boolean } {
+  // Cheap test first: a string of n UTF-16 units is at most 3n bytes of UTF-8.
+  if (text.length * 3 <= MAX_BODY_BYTES || Buffer.byteLength(text, 'utf8') <= MAX_BODY_BYTES) {
+    return { text, truncated: false };
+  }
+  // Cutting bytes may split a character; the decoder turns the partial one into U+FFFD.
+  return { text: Buffer.from(text, 'utf8').subarray(0, MAX_BODY_BYTES).toString('utf8'), truncated: true };
+}

@@ -1,0 +1,61 @@
+/**
+ * The operation x check matrix that every reporter shows: operations as rows, check ids as
+ * columns, each cell's status or nothing when that check did not run on that operation.
+ */
+import type { CellMeta, CellStatus } from '../harness/types.js';
+
+/**
+ * The matrix of a run. `statuses[row][column]` is the status of check `checks[column]` on
+ * operation `operations[row]`, or `undefined` when no cell was recorded for the pair (not run).
+ */
+export interface Matrix {
+  /** Row labels: operation ids in the order they were first seen. */
+  operations: string[];
+  /** Column labels: check ids in the order they were first seen. */
+  checks: string[];
+  statuses: (CellStatus | undefined)[][];
+}
+
+// When one (operation, check) pair has several cells (shards, several roles), the worst wins:
+// a failure anywhere fails the pair, and a pass beats a skip since the check did run.
+const PRECEDENCE: Record<CellStatus, number> = { skipped: 0, passed: 1, failed: 2 };
+
+/**
+ * Builds the matrix from cells; rows and columns keep first-seen order, and several cells for one
+ * (operation, check) pair merge to the worst status (failed > passed > skipped).
+ */
+export function buildMatrix(cells: readonly CellMeta[]): Matrix {
+  const rowOf = new Map<string, number>();
+  const columnOf = new Map<string, number>();
+  const operations: string[] = [];
+  const checks: string[] = [];
+  const statuses: (CellStatus | undefined)[][] = [];
+
+  for (const cell of cells) {
+    let row = rowOf.get(cell.operationId);
+    if (row === undefined) {
+      row = operations.push(cell.operationId) - 1;
+      rowOf.set(cell.operationId, row);
+      statuses.push([]);
+    }
+    let column = columnOf.get(cell.checkId);
+    if (column === undefined) {
+      column = checks.push(cell.checkId) - 1;
+      columnOf.set(cell.checkId, column);
+    }
+    const line = statuses[row]!;
+    const previous = line[column];
+    if (previous === undefined || PRECEDENCE[cell.status] > PRECEDENCE[previous]) line[column] = cell.status;
+  }
+  // Rows are padded to full width so that every row has one entry per check, without holes.
+  const padded = statuses.map((line) => Array.from({ length: checks.length }, (_, column) => line[column]));
+  return { operations, checks, statuses: padded };
+}
+
+/** The status of `checkId` on `operationId`, or `undefined` when it did not run. */
+export function statusAt(matrix: Matrix, operationId: string, checkId: string): CellStatus | undefined {
+  const row = matrix.operations.indexOf(operationId);
+  const column = matrix.checks.indexOf(checkId);
+  if (row < 0 || column < 0) return undefined;
+  return matrix.statuses[row]?.[column];
+}

@@ -1,0 +1,186 @@
+/**
+ * The results of a conformance run, read from vitest's finished test modules: the cells of the
+ * operation x check matrix and the problems of the harness itself. Every reporter starts here.
+ *
+ * Failures (the API is wrong) and errors (the harness, its input or the way to the target is
+ * wrong) never mix: a test whose outcome contradicts its cell, or a failed test without a cell,
+ * is an error, never a silent pass.
+ * @see style.md, "A failure is data"
+ */
+import type { SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import type { CellMeta, CellStatus } from '../harness/types.js';
+
+/**
+ * A problem of the harness or of reaching the target, not of the API: a hook that threw, a test
+ * that failed without recording its cell, an unhandled error.
+ */
+export interface HarnessProblem {
+  /** Where it happened: a test's or suite's full name (`suite > test`), a module path, or `run`. */
+  where: string;
+  /** What happened, for a person; the first line of the error when there are several. */
+  message: string;
+  /** Stable `CNF_ERR_*` code when the error was a HarnessError, or another error code (`ECONNREFUSED`). */
+  code?: string;
+  /** Stack trace of the underlying error, when there was one. */
+  stack?: string;
+}
+
+/** Everything a reporter needs from a finished run: cells in run order, then harness problems. */
+export interface RunResults {
+  cells: CellMeta[];
+  errors: HarnessProblem[];
+}
+
+/** Counts over a run's results; `failures` counts occurrences, not cells. */
+export interface RunSummary {
+  /** Cells by status. */
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Harness problems. */
+  errors: number;
+  /** Failure occurrences over all failed cells (before de-duplication). */
+  failures: number;
+  /** Distinct operations and check ids among the cells. */
+  operations: number;
+  checks: number;
+  /** Generated cases (or walks) checked, summed over the cells. */
+  cases: number;
+}
+
+/** Exit code of a run: 0 conformant, 1 failures, 2 a harness error (design.md, Command line). */
+export type ExitCode = 0 | 1 | 2;
+
+/**
+ * Maps vitest's finished test modules to run results, without side effects.
+ *
+ * Per test case, by vitest's state and the `task.meta.conformance` cell it recorded:
+ * - a cell whose test passed, or was skipped, is taken as recorded (a skipped test whose cell says
+ *   `passed` becomes a skipped cell, with the runner's note as the reason);
+ * - a failed test whose cell says `failed` is taken as recorded;
+ * - a failed test whose cell says `passed` or `skipped`, or that recorded no cell (a hook threw,
+ *   the target was unreachable), is an error, and its cell is left out of the matrix;
+ * - a cell that says `passed` but carries failures is an error (a suite bug), never a pass;
+ * - a test without a cell that passed or was skipped is not part of the matrix and is ignored
+ *   (helpers, tests filtered out by `--checks`).
+ * Errors of modules and suites (collection errors, failed `beforeAll`/`afterAll` hooks), the
+ * unhandled errors, and an interrupted run are errors as well.
+ * @param testModules the modules vitest passes to `onTestRunEnd`
+ * @param unhandledErrors errors vitest caught outside any test
+ * @param reason why the run ended; `interrupted` adds an error, since cells may be missing
+ */
+export function collectResults(
+  testModules: ReadonlyArray<TestModule>,
+  unhandledErrors: ReadonlyArray<SerializedError> = [],
+  reason?: TestRunEndReason,
+): RunResults {
+  const cells: CellMeta[] = [];
+  const errors: HarnessProblem[] = [];
+
+  for (const testModule of testModules) {
+    errors.push(...problemsOf(testModule.relativeModuleId, testModule.errors()));
+    for (const suite of testModule.children.allSuites()) {
+      errors.push(...problemsOf(suite.fullName, suite.errors()));
+    }
+    for (const testCase of testModule.children.allTests()) {
+      const outcome = classify(testCase);
+      if (outcome.cell) cells.push(outcome.cell);
+      errors.push(...outcome.errors);
+    }
+  }
+  for (const error of unhandledErrors) {
+    errors.push(problemOf('unhandled error', error));
+  }
+  if (reason === 'interrupted') {
+    errors.push({ where: 'run', message: 'the run was interrupted before every test finished; the matrix is incomplete' });
+  }
+  return { cells, errors };
+}
+
+/**
+ * The exit code for run results: 2 when there is any harness error, else 1 when any cell failed,
+ * else 0 (also for a run without cells).
+ */
+export function exitCodeFor(results: RunResults): ExitCode {
+  if (results.errors.length > 0) return 2;
+  return results.cells.some((cell) => cell.status === 'failed') ? 1 : 0;
+}
+
+/** Counts cells by status, failure occurrences, distinct operations and checks, and errors. */
+export function summarize(results: RunResults): RunSummary {
+  const byStatus: Record<CellStatus, number> = { passed: 0, failed: 0, skipped: 0 };
+  const operations = new Set<string>();
+  const checks = new Set<string>();
+  let failures = 0;
+  let cases = 0;
+  for (const cell of results.cells) {
+    byStatus[cell.status] += 1;
+    operations.add(cell.operationId);
+    checks.add(cell.checkId);
+    failures += cell.failures.length;
+    cases += cell.cases;
+  }
+  return {
+    ...byStatus,
+    errors: results.errors.length,
+    failures,
+    operations: operations.size,
+    checks: checks.size,
+    cases,
+  };
+}
+
+interface Outcome {
+  cell?: CellMeta;
+  errors: HarnessProblem[];
+}
+
+function classify(testCase: TestCase): Outcome {
+  const where = testCase.fullName;
+  const cell = testCase.meta().conformance;
+  const result = testCase.result();
+
+  if (result.state === 'pending') {
+    // Only an interrupted run leaves tests pending; collectResults reports that once for the run.
+    return { errors: [] };
+  }
+  if (!cell) {
+    if (result.state !== 'failed') return { errors: [] };
+    return { errors: problemsOf(where, result.errors, 'the test failed without recording its cell') };
+  }
+  if (cell.status === 'passed' && cell.failures.length > 0) {
+    return {
+      errors: [{ where, message: `the cell ${cellName(cell)} says passed but carries ${cell.failures.length} failure(s)` }],
+    };
+  }
+  if (result.state === 'failed') {
+    if (cell.status === 'failed') return { cell, errors: [] };
+    const thrown = result.errors[0];
+    const problem = problemOf(where, thrown ?? { message: 'no error recorded' });
+    problem.message = `the test failed but its cell ${cellName(cell)} says ${cell.status}: ${problem.message}`;
+    return { errors: [problem] };
+  }
+  if (result.state === 'skipped' && cell.status === 'passed') {
+    return { cell: { ...cell, status: 'skipped', skipReason: cell.skipReason ?? result.note ?? 'skipped by the runner' }, errors: [] };
+  }
+  return { cell, errors: [] };
+}
+
+function cellName(cell: CellMeta): string {
+  return `${cell.checkId} on ${cell.operationId}`;
+}
+
+function problemsOf(where: string, errors: ReadonlyArray<SerializedError> | undefined, fallback?: string): HarnessProblem[] {
+  if (!errors || errors.length === 0) return fallback ? [{ where, message: fallback }] : [];
+  return errors.map((error) => problemOf(where, error));
+}
+
+function problemOf(where: string, error: SerializedError): HarnessProblem {
+  // A plain Error's name says nothing, and a HarnessError's code (kept below) says more than its name.
+  const name = typeof error.name === 'string' && error.name !== 'Error' && error.name !== 'HarnessError' ? `${error.name}: ` : '';
+  const problem: HarnessProblem = { where, message: `${name}${error.message ?? String(error)}` };
+  const code = error['code'];
+  if (typeof code === 'string' && code !== '') problem.code = code;
+  if (typeof error.stack === 'string' && error.stack !== '') problem.stack = error.stack;
+  return problem;
+}

@@ -1,0 +1,45 @@
+/**
+ * What every report says about a run besides its results: the target, the spec version, the seed,
+ * and when the run started and how long it took.
+ */
+
+/** The run's configuration as the reports show it; given by the CLI when it creates the reporters. */
+export interface RunInfo {
+  /** Base URL of the target (`http://127.0.0.1:4010`). */
+  target: string;
+  /** API version of the spec the suites ran against (`2026-10`), or the `--spec` file's version. */
+  specVersion: string;
+  /** The one seed of the run (fast-check, faker, the reference server). */
+  seed: number;
+  /** Heading of the report; defaults to the reporter's own. */
+  title?: string;
+}
+
+/** {@link RunInfo} plus the timing a reporter measured; the input of every pure `render*` function. */
+export interface ReportInfo extends RunInfo {
+  /** When the run started, ISO 8601 in UTC. */
+  startedAt: string;
+  /** Wall-clock duration of the run in milliseconds. */
+  durationMs: number;
+}
+
+/**
+ * Measures a run for a reporter: `start()` in `onTestRunStart`, `stop(info)` in `onTestRunEnd`.
+ * A clock that was never started counts from its creation, so a reporter driven without
+ * `onTestRunStart` still reports a duration.
+ */
+export class RunClock {
+  #startedAt = new Date();
+  #startMs = performance.now();
+
+  /** Marks the start of the run. */
+  start(): void {
+    this.#startedAt = new Date();
+    this.#startMs = performance.now();
+  }
+
+  /** The report info for `run`, timed from the last `start()` (or the clock's creation) to now. */
+  stop(run: RunInfo): ReportInfo {
+    return { ...run, startedAt: this.#startedAt.toISOString(), durationMs: Math.round(performance.now() - this.#startMs) };
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Bearer token authentication and scope authorization of the reference server. Only sha256
+ * digests of secrets are stored; presented tokens are compared against every stored digest with
+ * `crypto.timingSafeEqual`, and never logged.
+ * @see shared/api-description.md, Authentication; Errors
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { SecurityRequirement } from '../spec/load.js';
+import type { FaultSet } from './faults.js';
+import { errorReply, type Reply } from './replies.js';
+import type { Store, TokenKind } from './store.js';
+
+/** Every scope the API description names. @see shared/api-description.md, Authentication */
+export const ALL_SCOPES = [
+  'products:read',
+  'products:write',
+  'files:read',
+  'files:write',
+  'customer_portal:read',
+  'customer_portal:write',
+  'customers:read',
+  'customers:write',
+  'refunds:read',
+  'refunds:write',
+  'subscriptions:read',
+  'subscriptions:write',
+  'orders:read',
+  'webhooks:read',
+  'webhooks:write',
+] as const;
+
+/** The read scopes of {@link ALL_SCOPES}. */
+export const READ_SCOPES = ALL_SCOPES.filter((scope) => scope.endsWith(':read'));
+
+/** The roles a target provides to the harness that the reference server has tokens for. @see shared/design.md, Targets */
+export type ReferenceRole = 'admin' | 'reader' | 'no_scope' | 'other_org';
+
+/** Every demo token: the harness roles plus a personal access token and an OIDC token of a member of organization A. */
+export type DemoTokenName = ReferenceRole | 'pat' | 'oidc';
+
+/** Who a request acts for. */
+export interface Principal {
+  kind: TokenKind;
+  subject: string;
+  organizationIds: readonly string[];
+  scopes: ReadonlySet<string>;
+}
+
+/** Outcome of {@link authenticate}: the principal, or the 401 to answer. */
+export type AuthResult = { ok: true; principal: Principal } | { ok: false; reply: Reply };
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const CHALLENGE = { 'www-authenticate': 'Bearer' };
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+/**
+ * Stores a token (its digest only).
+ * @param token the secret as clients send it
+ */
+export function registerToken(store: Store, token: string, principal: Principal): void {
+  store.tokens.push({ digest: digest(token), ...principal, organizationIds: [...principal.organizationIds] });
+}
+
+/**
+ * Creates the demo tokens, deterministic from the store's seed (`oat_demo_admin_<40 hex>`).
+ * @param organizations ids of organization A (the harness's own) and B (`other_org`)
+ * @param userId the user behind the pat and oidc tokens, a member of organization A
+ * @returns token strings by name
+ */
+export function issueDemoTokens(store: Store, organizations: { a: string; b: string }, userId: string): Record<DemoTokenName, string> {
+  const secret = (prefix: string) => `${prefix}_${createHash('sha256').update(`reference-demo-token:${store.seed}:${prefix}`).digest('hex').slice(0, 40)}`;
+  const all = new Set<string>(ALL_SCOPES);
+  const grants: Record<DemoTokenName, { token: string } & Principal> = {
+    admin: { token: secret('oat_demo_admin'), kind: 'oat', subject: organizations.a, organizationIds: [organizations.a], scopes: all },
+    reader: { token: secret('oat_demo_reader'), kind: 'oat', subject: organizations.a, organizationIds: [organizations.a], scopes: new Set(READ_SCOPES) },
+    no_scope: { token: secret('oat_demo_noscope'), kind: 'oat', subject: organizations.a, organizationIds: [organizations.a], scopes: new Set() },
+    other_org: { token: secret('oat_demo_otherorg'), kind: 'oat', subject: organizations.b, organizationIds: [organizations.b], scopes: all },
+    pat: { token: secret('pat_demo_user'), kind: 'pat', subject: userId, organizationIds: [organizations.a], scopes: all },
+    oidc: { token: secret('oidc_demo_user'), kind: 'oidc', subject: userId, organizationIds: [organizations.a], scopes: all },
+  };
+  const tokens = {} as Record<DemoTokenName, string>;
+  for (const [name, { token, ...principal }] of Object.entries(grants) as [DemoTokenName, { token: string } & Principal][]) {
+    registerToken(store, token, principal);
+    tokens[name] = token;
+  }
+  return tokens;
+}
+
+/**
+ * Finds the principal of an Authorization header.
+ * @param header the raw header value, or undefined when absent
+ * @returns the principal, or a 401 `{error: "Unauthorized", detail}` for a missing, malformed or unknown token
+ */
+export function authenticate(store: Store, header: string | undefined): AuthResult {
+  if (header === undefined || header.trim() === '') {
+    return { ok: false, reply: errorReply(401, 'Missing credentials: send an Authorization: Bearer <token> header.', CHALLENGE) };
+  }
+  const match = BEARER.exec(header);
+  if (!match) {
+    return { ok: false, reply: errorReply(401, 'Malformed Authorization header: expected "Bearer <token>".', CHALLENGE) };
+  }
+  const presented = digest(match[1]!);
+  let found: Principal | undefined;
+  for (const record of store.tokens) {
+    // Every record is compared, so the time taken does not depend on which one matches.
+    if (timingSafeEqual(record.digest, presented) && !found) found = record;
+  }
+  if (!found) return { ok: false, reply: errorReply(401, 'Invalid or expired token.', CHALLENGE) };
+  return { ok: true, principal: found };
+}
+
+/**
+ * Checks a principal against an operation's security alternatives: one alternative naming the
+ * token's kind, whose scopes the token all holds, suffices; no alternatives means no authentication.
+ * @param faults `scopes_ignored` skips the scope check (the kind is still checked)
+ * @returns undefined when allowed, else a 403 `{error: "NotPermitted", detail}`
+ */
+export function authorize(principal: Principal, security: readonly SecurityRequirement[], faults: FaultSet): Reply | undefined {
+  if (security.length === 0) return undefined;
+  const forKind = security.filter((alternative) => principal.kind in alternative);
+  if (forKind.length === 0) {
+    const kinds = [...new Set(security.flatMap((alternative) => Object.keys(alternative)))];
+    return errorReply(403, `This operation does not accept ${principal.kind} tokens; it accepts ${kinds.join(', ')}.`);
+  }
+  if (faults.has('scopes_ignored')) return undefined;
+  if (forKind.some((alternative) => (alternative[principal.kind] ?? []).every((scope) => principal.scopes.has(scope)))) return undefined;
+  const scopes = [...new Set(forKind.flatMap((alternative) => alternative[principal.kind] ?? []))];
+  return errorReply(403, `The token lacks the scope this operation requires: one of ${scopes.join(', ')}.`);
+}

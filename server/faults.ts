@@ -1,0 +1,114 @@
+/**
+ * The fault catalogue: known defects the reference server can switch on (`serve --fault ID`) to
+ * prove that the harness finds each one and that its suites are not vacuous.
+ * @see shared/design.md, Reference server (Faults)
+ */
+import { HarnessError } from '../harness/errors.js';
+
+/** One fault: what breaks, which API rule it breaks and the harness check expected to catch it. */
+export interface FaultDefinition {
+  /** snake_case, stable. */
+  id: string;
+  /** The rule of the API description that the fault breaks, by section. */
+  rule: string;
+  description: string;
+  /** The harness check id that must report the fault. */
+  detectedBy: string;
+}
+
+/** Every fault the reference server has. */
+export const FAULTS = [
+  {
+    id: 'limit_unbounded',
+    rule: 'Limits: page size maximum 100',
+    description: 'A limit above 100 is honoured: no 422, and more than 100 items come back.',
+    detectedBy: 'pagination_limit_respected',
+  },
+  {
+    id: 'total_count_off_by_one',
+    rule: 'Conventions: paginated list response (total_count, max_page)',
+    description: 'pagination.total_count is one higher than the number of matching items; max_page is computed from it.',
+    detectedBy: 'pagination_counts_consistent',
+  },
+  {
+    id: 'scopes_ignored',
+    rule: 'Authentication: each endpoint lists the scopes that suffice',
+    description: 'A valid token without any of the operation\'s scopes is served 200 instead of 403.',
+    detectedBy: 'insufficient_scope_rejected',
+  },
+  {
+    id: 'missing_auth_accepted',
+    rule: 'Errors: 401 for missing credentials',
+    description: 'A request without an Authorization header is served as the admin token of the first organization.',
+    detectedBy: 'missing_auth_rejected',
+  },
+  {
+    id: 'sorting_ignored',
+    rule: 'Endpoints, List filters: sorting applies in order',
+    description: 'The sorting parameter is ignored; lists always come in their default order.',
+    detectedBy: 'sorting_respected',
+  },
+  {
+    id: 'filter_ignored',
+    rule: 'Endpoints, List filters',
+    description: 'The status filter of subscriptions and the visibility filter of products are ignored.',
+    detectedBy: 'filter_respected',
+  },
+  {
+    id: 'server_error_on_bad_limit',
+    rule: 'Errors: 422 when the request fails validation',
+    description: 'A limit that is not an integer (limit=abc) crashes the handler with a 500.',
+    detectedBy: 'not_a_server_error',
+  },
+  {
+    id: 'wrong_content_type',
+    rule: 'Endpoints: request and response bodies are JSON',
+    description: 'List responses are served as text/plain (the body is still JSON text).',
+    detectedBy: 'content_type_conformance',
+  },
+  {
+    id: 'missing_field',
+    rule: 'Product: is_archived (boolean)',
+    description: 'Products of the product list come without is_archived.',
+    detectedBy: 'response_schema_conformance',
+  },
+  {
+    id: 'pages_overlap',
+    rule: 'Limits: pages do not overlap and together hold every item once',
+    description: 'No id tie-breaker, and ties are ordered differently on every request, so consecutive pages overlap or skip items.',
+    detectedBy: 'pages_disjoint_and_complete',
+  },
+  {
+    id: 'undocumented_status',
+    rule: 'Endpoints: 200 paginated list',
+    description: 'An empty list is answered 204 No Content instead of 200 with no items.',
+    detectedBy: 'status_code_conformance',
+  },
+] as const satisfies readonly FaultDefinition[];
+
+/** The id of a fault of {@link FAULTS}. */
+export type FaultId = (typeof FAULTS)[number]['id'];
+
+/** The faults switched on in one server. */
+export type FaultSet = ReadonlySet<FaultId>;
+
+const KNOWN = new Set<string>(FAULTS.map((fault) => fault.id));
+
+/** Whether `id` names a fault of {@link FAULTS}. */
+export function isFaultId(id: string): id is FaultId {
+  return KNOWN.has(id);
+}
+
+/**
+ * Checks fault ids against the catalogue.
+ * @param ids fault ids as given on the command line or in options
+ * @throws HarnessError CNF_ERR_FAULT_UNKNOWN naming the first unknown id and the known ones
+ */
+export function resolveFaults(ids: readonly string[]): FaultSet {
+  for (const id of ids) {
+    if (!isFaultId(id)) {
+      throw new HarnessError('CNF_ERR_FAULT_UNKNOWN', `unknown fault "${id}"; known faults: ${[...KNOWN].join(', ')}`);
+    }
+  }
+  return new Set(ids as FaultId[]);
+}

@@ -1,0 +1,58 @@
+/**
+ * What a handler answers, and the API's error bodies.
+ * @see shared/api-description.md, Errors
+ */
+
+/** An answer before it is written: status, JSON body (none for 204) and extra headers. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The `error` values of `{error, detail}` bodies: the API's own, then ours for statuses it does not show. */
+export type ErrorName =
+  | 'Unauthorized'
+  | 'NotPermitted'
+  | 'ResourceNotFound'
+  | 'MethodNotAllowed'
+  | 'BadRequest'
+  | 'PayloadTooLarge'
+  | 'UnsupportedMediaType'
+  | 'NotImplemented'
+  | 'InternalServerError';
+
+/** One entry of a 422 body. @see shared/api-description.md, Errors (Validation entry) */
+export interface ValidationEntry {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+const ERROR_NAMES: Record<number, ErrorName> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'NotPermitted',
+  404: 'ResourceNotFound',
+  405: 'MethodNotAllowed',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  501: 'NotImplemented',
+};
+
+/**
+ * An `{error, detail}` reply.
+ * @param status HTTP status
+ * @param detail sentence for a person; never contains a secret
+ */
+export function errorReply(status: number, detail: string, headers?: Record<string, string>): Reply {
+  const error = ERROR_NAMES[status] ?? (status >= 500 ? 'InternalServerError' : 'BadRequest');
+  return { status, body: { error, detail }, ...(headers ? { headers } : {}) };
+}
+
+/** A 422 reply `{detail: [entries]}`. @see shared/api-description.md, Errors */
+export function validationReply(entries: ValidationEntry[]): Reply {
+  return { status: 422, body: { detail: entries } };
+}

@@ -1,0 +1,93 @@
+/**
+ * The product list: filters, sort keys and default order.
+ * @see shared/api-description.md, Endpoints (GET /v1/products/, List filters)
+ */
+import type { FaultSet } from '../../faults.js';
+import { listRecords, matchesMetadata, visibleOrganizations, type ListParams, type RecordPage, type SortCriterion, type SortKeys } from '../../listing.js';
+import type { PriceRecord, ProductRecord, ProductVisibility, Store } from '../../store.js';
+
+/** Filters of the product list; an absent field does not filter. Id and enum lists match any of their values. */
+export interface ProductFilter {
+  id?: string[];
+  organization_id?: string[];
+  /** Case-insensitive substring of the name. */
+  query?: string;
+  is_archived?: boolean;
+  is_recurring?: boolean;
+  /** Products granting any of these benefits. */
+  benefit_id?: string[];
+  visibility?: ProductVisibility[];
+  /** `metadata[key]=value` filters: keys AND, values OR. */
+  metadata: Record<string, string[]>;
+}
+
+/** Default order of the product list: newest first. */
+export const PRODUCT_DEFAULT_SORTING: readonly SortCriterion[] = [{ key: 'created_at', descending: true }];
+
+/**
+ * The amount a price sorts by, in cents: fixed prices their price_amount, custom prices their
+ * preset_amount or else minimum_amount; other amount types have none (null, sorted last).
+ */
+export function sortAmount(price: PriceRecord | undefined): number | null {
+  if (!price) return null;
+  if (price.amount_type === 'fixed') return price.price_amount ?? null;
+  if (price.amount_type === 'custom') return price.preset_amount ?? price.minimum_amount ?? null;
+  return null;
+}
+
+/**
+ * Sort keys of products: created_at, name (UTF-16 code unit order), and, by the product's first
+ * price (its `prices[0]`), price_amount_type (alphabetical) and price_amount ({@link sortAmount}).
+ */
+export function productSortKeys(store: Store): SortKeys<ProductRecord> {
+  const firstPrice = (product: ProductRecord) => (product.price_ids[0] === undefined ? undefined : store.prices.get(product.price_ids[0]));
+  return {
+    created_at: (product) => product.created_at,
+    name: (product) => product.name,
+    price_amount_type: (product) => firstPrice(product)?.amount_type ?? null,
+    price_amount: (product) => sortAmount(firstPrice(product)),
+  };
+}
+
+function productPredicate(filter: ProductFilter, faults: FaultSet): ((product: ProductRecord) => boolean) | undefined {
+  const tests: ((product: ProductRecord) => boolean)[] = [];
+  const { id, query, is_archived, is_recurring, benefit_id, visibility, metadata } = filter;
+  if (id) tests.push((product) => id.includes(product.id));
+  if (query !== undefined) {
+    const needle = query.toLowerCase();
+    tests.push((product) => product.name.toLowerCase().includes(needle));
+  }
+  if (is_archived !== undefined) tests.push((product) => product.is_archived === is_archived);
+  if (is_recurring !== undefined) tests.push((product) => (product.recurring_interval !== null) === is_recurring);
+  if (benefit_id) tests.push((product) => product.benefit_ids.some((benefit) => benefit_id.includes(benefit)));
+  if (visibility && !faults.has('filter_ignored')) tests.push((product) => visibility.includes(product.visibility));
+  if (Object.keys(metadata).length > 0) tests.push((product) => matchesMetadata(product.metadata, metadata));
+  return tests.length === 0 ? undefined : (product) => tests.every((test) => test(product));
+}
+
+/**
+ * One page of the caller's products.
+ * @param callerOrganizations the organizations of the token; no other organization's product is ever listed
+ * @param faults `filter_ignored` ignores the visibility filter; see also {@link listRecords}
+ */
+export function listProducts(
+  store: Store,
+  callerOrganizations: readonly string[],
+  filter: ProductFilter,
+  params: ListParams,
+  faults: FaultSet,
+  requestNumber: number,
+): RecordPage<ProductRecord> {
+  return listRecords(
+    {
+      collection: store.products,
+      organizationIds: visibleOrganizations(callerOrganizations, filter.organization_id),
+      keys: productSortKeys(store),
+      defaultSorting: PRODUCT_DEFAULT_SORTING,
+      filter: productPredicate(filter, faults),
+    },
+    params,
+    faults,
+    requestNumber,
+  );
+}

@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testServer, type TestServer } from './support.js';
+
+let server: TestServer;
+let auth: { authorization: string };
+
+beforeAll(async () => {
+  server = await testServer();
+  auth = { authorization: `Bearer ${server.tokens.admin}` };
+});
+
+describe('routes', () => {
+  it('serves every operation at its path, with and without the trailing slash', async () => {
+    for (const operation of server.spec.operations) {
+      for (const url of [operation.path, operation.path.replace(/\/$/, '')]) {
+        const response = await server.app.inject({ method: operation.method as 'GET', url, headers: auth });
+        expect(response.statusCode, `${operation.method} ${url}`).toBe(200);
+      }
+    }
+  });
+});
+
+describe('HTTP edges', () => {
+  it('answers an unknown route 404 ResourceNotFound', async () => {
+    const response = await server.app.inject({ url: '/v1/nothing-here', headers: auth });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'ResourceNotFound', detail: 'No resource at GET /v1/nothing-here.' });
+  });
+
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const)('answers %s on a list 405 MethodNotAllowed with Allow', async (method) => {
+    const response = await server.app.inject({ method, url: '/v1/products/', headers: auth });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(response.json()).toEqual({ error: 'MethodNotAllowed', detail: `Method ${method} is not allowed on /v1/products/; allowed: GET, HEAD.` });
+  });
+
+  it('serves a GET sent with Content-Type: application/json and no body', async () => {
+    const response = await server.app.inject({ url: '/v1/products/', headers: { ...auth, 'content-type': 'application/json' } });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const response = await server.app.inject({ method: 'HEAD', url: '/v1/subscriptions/', headers: auth });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('');
+  });
+
+  it.each<[string, { method: 'GET' | 'POST' | 'DELETE'; url: string; headers?: Record<string, string>; payload?: string }]>([
+    ['invalid JSON body', { method: 'POST', url: '/v1/products/', headers: { 'content-type': 'application/json' }, payload: '{"a":' }],
+    ['__proto__ in a JSON body', { method: 'POST', url: '/v1/products/', headers: { 'content-type': 'application/json' }, payload: '{"__proto__":{"x":1}}' }],
+    ['an empty JSON body on DELETE', { method: 'DELETE', url: '/v1/products/', headers: { 'content-type': 'application/json' } }],
+    ['an unknown content type', { method: 'POST', url: '/v1/products/', headers: { 'content-type': 'application/x-nope' }, payload: '<x/>' }],
+    ['a malformed content type', { method: 'POST', url: '/v1/products/', headers: { 'content-type': '/;;' }, payload: 'x' }],
+    ['a bad percent-escape in the path', { method: 'GET', url: '/v1/%zz/products' }],
+    ['a huge page number', { method: 'GET', url: '/v1/products/?page=99999999999999999999999999' }],
+    ['a 400-digit limit', { method: 'GET', url: `/v1/products/?limit=${'9'.repeat(400)}` }],
+    ['a NUL in a value', { method: 'GET', url: '/v1/products/?limit=%00&query=%00' }],
+    ['invalid UTF-8 in a value', { method: 'GET', url: '/v1/products/?query=%C3%28&id=%FF' }],
+    ['a prototype key', { method: 'GET', url: '/v1/products/?__proto__=1&constructor=2&metadata%5B__proto__%5D=x' }],
+    ['an impossible date', { method: 'GET', url: '/v1/subscriptions/?started_after=2026-13-45T99:99:99Z' }],
+    ['a leap second', { method: 'GET', url: '/v1/subscriptions/?started_after=2016-12-31T23:59:60Z' }],
+    ['an empty sorting value', { method: 'GET', url: '/v1/subscriptions/?sorting=' }],
+    ['a very long query', { method: 'GET', url: `/v1/products/?${'query=x&'.repeat(2000)}` }],
+    ['a huge body', { method: 'POST', url: '/v1/products/', headers: { 'content-type': 'application/json' }, payload: `[${'1,'.repeat(700_000)}1]` }],
+  ])('answers %s with a 4xx or 200 and a JSON body, never a 5xx', async (_name, request) => {
+    const response = await server.app.inject({ ...request, headers: { ...auth, ...request.headers } });
+    expect(response.statusCode, response.body).toBeLessThan(500);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(() => response.json()).not.toThrow();
+  });
+
+  it('never answers a 5xx to any query string (property)', async () => {
+    const names = [...new Set(server.spec.operations.flatMap((o) => o.parameters.map((p) => p.name))), 'metadata[tier]', 'metadata[a][b]', 'metadata', '__proto__'];
+    const value = fc.oneof(fc.string(), fc.constantFrom('0', '-1', '101', 'true', 'false', '', 'name', '-started_at', server.fixtures.organization_id!), fc.integer().map(String));
+    const query = fc.array(fc.tuple(fc.constantFrom(...names), value), { maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('/v1/products/', '/v1/subscriptions/'), query, async (path, pairs) => {
+        const url = `${path}?${new URLSearchParams(pairs).toString()}`;
+        const response = await server.app.inject({ url, headers: auth });
+        expect([200, 422]).toContain(response.statusCode);
+        expect(() => response.json()).not.toThrow();
+      }),
+      { numRuns: 300, seed: 42 },
+    );
+  });
+
+  it('maps an unexpected error to a JSON 500 as the last resort', async () => {
+    const built = await testServer();
+    built.app.get('/__explode', async () => {
+      throw new Error('boom');
+    });
+    const response = await built.app.inject({ url: '/__explode' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ error: 'InternalServerError', detail: 'The server failed to handle the request.' });
+  });
+});
