@@ -3,6 +3,7 @@
  * columns, each cell's status or nothing when that check did not run on that operation.
  */
 import type { CellMeta, CellStatus } from '../harness/types.js';
+import { CHECK_IDS } from '../checks/index.js';
 
 /**
  * The matrix of a run. `statuses[row][column]` is the status of check `checks[column]` on
@@ -21,28 +22,26 @@ export interface Matrix {
 const PRECEDENCE: Record<CellStatus, number> = { skipped: 0, passed: 1, failed: 2 };
 
 /**
- * Builds the matrix from cells; rows and columns keep first-seen order, and several cells for one
- * (operation, check) pair merge to the worst status (failed > passed > skipped).
+ * Builds the matrix from cells. Rows are operations in alphabetical order; columns follow
+ * `checkOrder` (the check registry's report order), checks it does not name coming after in
+ * first-seen order, so that a report looks the same whichever suite finished first. Several cells
+ * for one (operation, check) pair merge to the worst status (failed > passed > skipped).
  */
-export function buildMatrix(cells: readonly CellMeta[]): Matrix {
-  const rowOf = new Map<string, number>();
-  const columnOf = new Map<string, number>();
-  const operations: string[] = [];
-  const checks: string[] = [];
-  const statuses: (CellStatus | undefined)[][] = [];
+export function buildMatrix(cells: readonly CellMeta[], checkOrder: readonly string[] = CHECK_IDS): Matrix {
+  const rank = (checkId: string): number => {
+    const at = checkOrder.indexOf(checkId);
+    return at === -1 ? checkOrder.length : at;
+  };
+  const operations = [...new Set(cells.map((c) => c.operationId))].sort();
+  // Array.prototype.sort is stable, so checks outside checkOrder keep their first-seen order.
+  const checks = [...new Set(cells.map((c) => c.checkId))].sort((a, b) => rank(a) - rank(b));
+  const rowOf = new Map(operations.map((o, i) => [o, i]));
+  const columnOf = new Map(checks.map((c, i) => [c, i]));
+  const statuses: (CellStatus | undefined)[][] = operations.map(() => []);
 
   for (const cell of cells) {
-    let row = rowOf.get(cell.operationId);
-    if (row === undefined) {
-      row = operations.push(cell.operationId) - 1;
-      rowOf.set(cell.operationId, row);
-      statuses.push([]);
-    }
-    let column = columnOf.get(cell.checkId);
-    if (column === undefined) {
-      column = checks.push(cell.checkId) - 1;
-      columnOf.set(cell.checkId, column);
-    }
+    const row = rowOf.get(cell.operationId)!;
+    const column = columnOf.get(cell.checkId)!;
     const line = statuses[row]!;
     const previous = line[column];
     if (previous === undefined || PRECEDENCE[cell.status] > PRECEDENCE[previous]) line[column] = cell.status;

@@ -45,12 +45,12 @@ const EXPECTED = `Conformance run
   seed          42
 
 operation      1  2  3  4
-products:list  ✗  ✓  –
-orders:list    ✓  ✗  –
-orders:get              –
+orders:get           –
+orders:list    ✓  ✗     –
+products:list  ✗  ✓     –
 
-1  status_code_conformance       3  ignored_auth
-2  response_schema_conformance   4  pagination_limit_respected
+1  status_code_conformance       3  pagination_limit_respected
+2  response_schema_conformance   4  ignored_auth
 
 ✓ passed  ✗ failed  – skipped  (blank) not run
 

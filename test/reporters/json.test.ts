@@ -39,11 +39,11 @@ describe('renderJson', () => {
 
   test('the matrix has null where a check did not run', () => {
     expect(report().matrix).toEqual({
-      operations: ['products:list', 'orders:get'],
+      operations: ['orders:get', 'products:list'],
       checks: ['status_code_conformance', 'response_schema_conformance', 'ignored_auth'],
       statuses: [
-        ['failed', 'passed', null],
         [null, null, 'skipped'],
+        ['failed', 'passed', null],
       ],
     });
   });

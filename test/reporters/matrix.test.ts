@@ -6,7 +6,7 @@ import { cell, failure, skipped } from './fixtures/cells.js';
 describe('buildMatrix', () => {
   const table: [string, { given: CellMeta[]; want: Matrix }][] = [
     ['no cells', { given: [], want: { operations: [], checks: [], statuses: [] } }],
-    ['first-seen order, holes are undefined', {
+    ['operations alphabetical, checks in registry order then first-seen, holes are undefined', {
       given: [
         cell('orders:list', 'status_code_conformance'),
         cell('products:get', 'response_schema_conformance', { failures: [failure()] }),
