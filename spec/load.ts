@@ -56,6 +56,8 @@ export interface Parameter {
   explode: boolean;
   filter?: FilterExtension;
   sortKeys?: Record<string, SortKeyExtension>;
+  /** `x-fixture`: the name of the target fixture that holds a usable value (path parameters). */
+  fixture?: string;
 }
 
 /** A security alternative: scheme name to the scopes (role names in OAS 3.1) it requires. */
@@ -195,6 +197,7 @@ export async function loadSpec(file: string = specPath()): Promise<LoadedSpec> {
         explode: p.explode ?? (p.style ?? (p.in === 'query' ? 'form' : 'simple')) === 'form',
         ...(p['x-filter'] ? { filter: p['x-filter'] } : {}),
         ...(p['x-sort-keys'] ? { sortKeys: p['x-sort-keys'] } : {}),
+        ...(typeof p['x-fixture'] === 'string' ? { fixture: p['x-fixture'] } : {}),
       }));
       const security: SecurityRequirement[] = op.security ?? dereferenced.security ?? [];
       const responses: Schema = op.responses ?? {};
