@@ -1,18 +1,26 @@
 /**
  * The reference server as a Fastify instance: routes generated from the spec's operations and
  * bound to {@link HANDLERS} by operationId, behind one pipeline (authenticate, authorize, validate
- * the query, handle, write). Every answer, errors included, is in the API's own JSON format.
+ * path, query and body, handle, write). Every answer, errors included, is in the API's own format.
+ * Besides the API it serves what its own answers point to (upload part URLs, receipt and invoice
+ * PDFs, the ID token signing key) and the control API; none of these are in the spec.
  * @see shared/design.md, Reference server
  */
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } from '../spec/load.js';
 import { authenticate, authorize, issueDemoTokens, type DemoTokenName, type Principal, type ReferenceRole } from './auth.js';
-import { seedDemoData } from './demo-data.js';
+import { compileBodyParser, FORM_MEDIA_TYPE, InvalidJsonBody, parseFormBody, UnreadBody } from './body.js';
+import { createControl, registerControlRoutes, type ReferenceControl } from './control.js';
+import { seedDemoData, type DemoData } from './demo-data.js';
 import { resolveFaults, type FaultId, type FaultSet } from './faults.js';
 import { HANDLERS } from './handlers.js';
-import { errorReply, validationReply, type Reply } from './replies.js';
-import { createStore, type Store } from './store.js';
-import { compileQueryParser, parseQueryString, type RawQuery } from './validation.js';
+import { send } from './http.js';
+import { generateServerKeys, type ServerKeys } from './keys.js';
+import { errorReply, validationReply, type Reply, type ValidationEntry } from './replies.js';
+import { receivePart } from './resources/files/uploads.js';
+import { serveOrderDocument } from './resources/orders/documents.js';
+import { clearStore, createStore, type Store } from './store.js';
+import { compilePathParser, compileQueryParser, parseQueryString, type RawQuery } from './validation.js';
 
 /** Options of {@link buildApp}. */
 export interface BuildAppOptions {
@@ -28,6 +36,8 @@ export interface BuildAppOptions {
   clock?: () => Date;
   /** Fastify (pino) request logging; off by default. */
   logger?: boolean;
+  /** Serve the control API under `/__control/` (default true). The in-process control functions work either way. */
+  control?: boolean;
 }
 
 /** A built reference server, not yet listening. */
@@ -35,17 +45,21 @@ export interface ReferenceApp {
   app: FastifyInstance;
   store: Store;
   spec: LoadedSpec;
-  /** Tokens of the harness roles. */
+  /** Tokens of the harness roles (customer_session and member_session: the portal customer of organization A and its member). */
   credentials: Record<ReferenceRole, string>;
   /** Every demo token: the roles plus `pat` and `oidc` (a member of organization A, every scope). */
   tokens: Record<DemoTokenName, string>;
-  /** Ids that exist, by name (see demo-data.ts). */
+  /** Ids that exist, by name (see demo-data.ts and demo-commerce.ts); `oauth_client_secret` is a secret. */
   fixtures: Record<string, string>;
   /** The faults switched on. */
   faults: FaultId[];
+  /** The control functions of this server (reset, clock, orders, seat invitations, authorization codes). */
+  control: ReferenceControl;
 }
 
 const MAX_DETAIL_PATH = 200;
+/** Largest upload part the reference accepts in one PUT, in bytes. */
+export const MAX_UPLOAD_PART_BYTES = 64 * 1024 * 1024;
 
 /** `/v1/products/{id}` to Fastify's `/v1/products/:id`. */
 function fastifyPath(template: string): string {
@@ -81,18 +95,47 @@ function methodsByPath(spec: LoadedSpec): (path: string) => string[] | undefined
   };
 }
 
-/** Writes a reply: JSON body (as text/plain under the `wrong_content_type` fault for lists), or no body. */
-function send(reply: FastifyReply, answer: Reply, asPlainText = false): FastifyReply {
-  reply.status(answer.status);
-  if (answer.headers) reply.headers(answer.headers);
-  if (answer.body === undefined) return reply.send();
-  if (asPlainText) return reply.type('text/plain; charset=utf-8').send(JSON.stringify(answer.body));
-  return reply.type('application/json; charset=utf-8').send(answer.body);
+/** What the pipeline reads of a request. */
+interface IncomingRequest {
+  query: RawQuery;
+  authorization: string | undefined;
+  params: Record<string, string>;
+  body: unknown;
+  baseUrl: string;
+}
+
+/** The demo state of a seeding: the data and the tokens. */
+interface Seeding {
+  demo: DemoData;
+  tokens: Record<DemoTokenName, string>;
+}
+
+function seed(store: Store): Seeding {
+  const demo = seedDemoData(store);
+  return { demo, tokens: issueDemoTokens(store, demo.organizations, demo.userId, demo.portal) };
+}
+
+/** Registers the content-type parsers: none of them fails, so that a bad body is answered by the pipeline in the API's format. */
+function registerBodyParsers(app: FastifyInstance): void {
+  // `__proto__` and `constructor.prototype` keys are dropped rather than refused.
+  const parseJson = app.getDefaultJsonParser('remove', 'remove');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    // An empty body with Content-Type: application/json is no body at all, not a parse error.
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, (error, value) => done(null, error ? new InvalidJsonBody(error.message) : value));
+  });
+  app.addContentTypeParser(FORM_MEDIA_TYPE, { parseAs: 'string' }, (_request, body, done) => done(null, parseFormBody(body.toString())));
+  // Any other media type is read and kept aside, so that unknown routes and methods are answered
+  // 404/405 rather than 415, and an operation can say which type it wanted.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) => done(null, new UnreadBody(String(request.headers['content-type'] ?? ''))));
 }
 
 /**
  * Builds the reference server: loads the spec, seeds the store with the demo data, issues the
- * demo tokens and registers one route per operation (plus the no-trailing-slash variant).
+ * demo tokens and registers one route per operation (plus the no-trailing-slash variant), the
+ * upload, document and key routes and, unless `control: false`, the control API.
  * @throws HarnessError CNF_ERR_FAULT_UNKNOWN for an unknown fault id; CNF_ERR_SPEC_INVALID for an unreadable or invalid spec
  * @see shared/design.md, Reference server
  */
@@ -100,9 +143,20 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   const faults: FaultSet = resolveFaults(options.faults ?? []);
   const apiVersion: ApiVersion = options.apiVersion ?? '2026-10';
   const spec = await loadSpec(options.specFile ?? specPath());
+  const keys: ServerKeys = await generateServerKeys();
   const store = createStore({ seed: options.seed ?? 1, ...(options.clock ? { clock: options.clock } : {}) });
-  const demo = seedDemoData(store);
-  const tokens = issueDemoTokens(store, demo.organizations, demo.userId);
+  let seeding = seed(store);
+  const control = createControl({
+    store,
+    apiVersion,
+    faults,
+    demo: () => seeding.demo,
+    reseed: () => {
+      clearStore(store);
+      seeding = seed(store);
+      return seeding.demo;
+    },
+  });
 
   const app = Fastify({
     logger: options.logger ?? false,
@@ -111,40 +165,56 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
       send(reply, errorReply(400, error.message));
     },
   });
-
-  // An empty body with Content-Type: application/json is no body at all, not a parse error.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text.trim() === '') done(null, undefined);
-    else parseJson(request, text, done);
+  registerBodyParsers(app);
+  // Set before any plugin is registered, so that encapsulated routes (uploads) inherit it.
+  app.setErrorHandler((error: { statusCode?: number; message?: string }, request, reply) => {
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'unexpected error');
+    return send(reply, errorReply(status, status === 500 ? 'The server failed to handle the request.' : (error.message ?? 'Bad request.')));
   });
-  // No operation reads a non-JSON body yet: accept and ignore any other media type, so that
-  // unknown routes and methods are answered 404/405 rather than 415.
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
 
   let requestNumber = 0;
   const serveOperation = (operation: Operation) => {
     const handler = HANDLERS[operation.operationId];
+    const parsePath = compilePathParser(operation.parameters);
     const parseQuery = compileQueryParser(operation.parameters, faults.has('limit_unbounded') ? { ignoreMaximum: ['limit'] } : {});
-    return (query: RawQuery, authorization: string | undefined, pathParams: Record<string, string>): Reply => {
+    const parseBody = compileBodyParser(operation);
+    return async (request: IncomingRequest): Promise<Reply> => {
       if (!handler) return errorReply(501, `The reference server has no handler for ${operation.operationId}.`);
       let principal: Principal | undefined;
       if (operation.security.length > 0) {
-        const header = authorization ?? (faults.has('missing_auth_accepted') ? `Bearer ${tokens.admin}` : undefined);
+        const header = request.authorization ?? (faults.has('missing_auth_accepted') ? `Bearer ${seeding.tokens.admin}` : undefined);
         const auth = authenticate(store, header);
-        if (!auth.ok) return auth.reply;
+        if (!auth.ok) {
+          if (!faults.has('error_body_wrong')) return auth.reply;
+          const { detail } = auth.reply.body as { detail: string };
+          return { ...auth.reply, body: { detail } };
+        }
         const denied = authorize(auth.principal, operation.security, faults);
         if (denied) return denied;
         principal = auth.principal;
       }
-      if (faults.has('server_error_on_bad_limit') && query.limit !== undefined && !/^\d+$/.test(String(query.limit))) {
-        throw new Error(`limit ${String(query.limit)} is not a number`);
+      if (faults.has('server_error_on_bad_limit') && request.query.limit !== undefined && !/^\d+$/.test(String(request.query.limit))) {
+        throw new Error(`limit ${String(request.query.limit)} is not a number`);
       }
-      const parsed = parseQuery(query);
-      if (!parsed.ok) return validationReply(parsed.errors);
-      return handler({ store, apiVersion, principal, query: parsed.query, pathParams, faults, requestNumber: ++requestNumber });
+      const path = parsePath(request.params);
+      const query = parseQuery(request.query);
+      const body = parseBody ? parseBody(request.body) : ({ ok: true, value: undefined } as const);
+      if (!body.ok && 'reply' in body) return body.reply;
+      const entries: ValidationEntry[] = [...(path.ok ? [] : path.errors), ...(query.ok ? [] : query.errors), ...(body.ok ? [] : body.entries)];
+      if (entries.length > 0 || !path.ok || !query.ok || !body.ok) return validationReply(entries);
+      return handler({
+        store,
+        apiVersion,
+        faults,
+        principal,
+        query: query.query,
+        pathParams: path.values,
+        body: body.value,
+        requestNumber: ++requestNumber,
+        baseUrl: request.baseUrl,
+        keys,
+      });
     };
   };
 
@@ -156,12 +226,41 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
         method: operation.method,
         url,
         handler: async (request, reply) => {
-          const answer = serve(request.query as RawQuery, request.headers.authorization, request.params as Record<string, string>);
+          const answer = await serve({
+            query: request.query as RawQuery,
+            authorization: request.headers.authorization,
+            params: request.params as Record<string, string>,
+            body: request.body,
+            baseUrl: `${request.protocol}://${request.host}`,
+          });
           return send(reply, answer, plainText && answer.status === 200);
         },
       });
     }
   }
+
+  const machine = { store, apiVersion, faults, keys };
+  await app.register(async (uploads) => {
+    // Part bodies are raw bytes of any media type.
+    uploads.removeAllContentTypeParsers();
+    uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_PART_BYTES }, (_request, body, done) => done(null, body));
+    uploads.put('/__uploads/:uploadId/:partNumber', async (request, reply) => {
+      const params = request.params as { uploadId: string; partNumber: string };
+      const checksum = request.headers['x-amz-checksum-sha256'];
+      return send(reply, receivePart(machine, {
+        uploadId: params.uploadId,
+        partNumber: params.partNumber,
+        query: request.query as Record<string, unknown>,
+        checksumHeader: typeof checksum === 'string' ? checksum : undefined,
+        body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      }));
+    });
+  });
+  for (const kind of ['receipt', 'invoice'] as const) {
+    app.get(`/__${kind}s/:file`, async (request, reply) => send(reply, serveOrderDocument(machine, kind, (request.params as { file: string }).file, request.query as Record<string, unknown>)));
+  }
+  app.get('/.well-known/jwks.json', async (_request, reply) => send(reply, { status: 200, body: { keys: [keys.idToken.publicJwk] } }));
+  if (options.control !== false) registerControlRoutes(app, control);
 
   const allowedMethods = methodsByPath(spec);
   app.setNotFoundHandler((request, reply) => {
@@ -174,20 +273,15 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     return send(reply, errorReply(404, `No resource at ${request.method} ${shown}.`));
   });
 
-  app.setErrorHandler((error: { statusCode?: number; message?: string }, request, reply) => {
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error }, 'unexpected error');
-    return send(reply, errorReply(status, status === 500 ? 'The server failed to handle the request.' : (error.message ?? 'Bad request.')));
-  });
-
-  const { admin, reader, no_scope, other_org } = tokens;
+  const { admin, reader, no_scope, other_org, customer_session, member_session } = seeding.tokens;
   return {
     app,
     store,
     spec,
-    credentials: { admin, reader, no_scope, other_org },
-    tokens,
-    fixtures: demo.fixtures,
+    credentials: { admin, reader, no_scope, other_org, customer_session, member_session },
+    tokens: seeding.tokens,
+    fixtures: seeding.demo.fixtures,
     faults: [...faults],
+    control,
   };
 }

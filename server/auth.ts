@@ -4,13 +4,17 @@
  * `crypto.timingSafeEqual`, and never logged.
  * @see shared/api-description.md, Authentication; Errors
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SecurityRequirement } from '../spec/load.js';
 import type { FaultSet } from './faults.js';
 import { errorReply, type Reply } from './replies.js';
-import type { Store, TokenKind } from './store.js';
+import type { Store, TokenKind, TokenRecord } from './store.js';
 
-/** Every scope the API description names. @see shared/api-description.md, Authentication */
+/**
+ * Every scope the API description names, and orders:write, which the spec infers for the order
+ * update and invoice operations (`x-scopes-inferred`).
+ * @see shared/api-description.md, Authentication
+ */
 export const ALL_SCOPES = [
   'products:read',
   'products:write',
@@ -25,6 +29,7 @@ export const ALL_SCOPES = [
   'subscriptions:read',
   'subscriptions:write',
   'orders:read',
+  'orders:write',
   'webhooks:read',
   'webhooks:write',
 ] as const;
@@ -32,8 +37,11 @@ export const ALL_SCOPES = [
 /** The read scopes of {@link ALL_SCOPES}. */
 export const READ_SCOPES = ALL_SCOPES.filter((scope) => scope.endsWith(':read'));
 
+/** The scopes of a customer or member session. @see shared/api-description.md, Authentication */
+export const PORTAL_SCOPES = ['customer_portal:read', 'customer_portal:write'] as const;
+
 /** The roles a target provides to the harness that the reference server has tokens for. @see shared/design.md, Targets */
-export type ReferenceRole = 'admin' | 'reader' | 'no_scope' | 'other_org';
+export type ReferenceRole = 'admin' | 'reader' | 'no_scope' | 'other_org' | 'customer_session' | 'member_session';
 
 /** Every demo token: the harness roles plus a personal access token and an OIDC token of a member of organization A. */
 export type DemoTokenName = ReferenceRole | 'pat' | 'oidc';
@@ -41,9 +49,21 @@ export type DemoTokenName = ReferenceRole | 'pat' | 'oidc';
 /** Who a request acts for. */
 export interface Principal {
   kind: TokenKind;
+  /** The user (pat, oidc), organization (oat), customer (customer_session) or member (member_session). */
   subject: string;
   organizationIds: readonly string[];
   scopes: ReadonlySet<string>;
+  /** customer_session and member_session: the customer whose portal the token opens. */
+  customerId?: string;
+  /** member_session: the member. */
+  memberId?: string;
+}
+
+/** The customer and member behind the demo customer_session and member_session tokens. */
+export interface DemoPortalIdentity {
+  organizationId: string;
+  customerId: string;
+  memberId: string;
 }
 
 /** Outcome of {@link authenticate}: the principal, or the 401 to answer. */
@@ -56,21 +76,58 @@ function digest(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
 }
 
+/** Lifetime and origin of a token that is not a demo token. */
+export interface TokenOptions {
+  /** Epoch milliseconds; absent for a token that does not expire. */
+  expiresAtMs?: number;
+  /** Epoch milliseconds. */
+  issuedAtMs?: number;
+  /** The OAuth client the token was issued to, and the subject type of its grant. */
+  oauth?: { clientId: string; subjectType: 'user' | 'organization' };
+}
+
 /**
  * Stores a token (its digest only).
  * @param token the secret as clients send it
+ * @returns the stored record (to revoke it later)
  */
-export function registerToken(store: Store, token: string, principal: Principal): void {
-  store.tokens.push({ digest: digest(token), ...principal, organizationIds: [...principal.organizationIds] });
+export function registerToken(store: Store, token: string, principal: Principal, options: TokenOptions = {}): TokenRecord {
+  const record: TokenRecord = { digest: digest(token), ...principal, organizationIds: [...principal.organizationIds], ...options };
+  store.tokens.push(record);
+  return record;
+}
+
+/**
+ * Mints a new random bearer token for a principal (`<prefix>_<43 base64url characters>`).
+ * @param prefix `polar_cst` for customer sessions, `polar_at_u` for OAuth access tokens, ...
+ * @returns the token string, the only time it exists outside its digest
+ */
+export function issueToken(store: Store, prefix: string, principal: Principal, options: TokenOptions = {}): { token: string; record: TokenRecord } {
+  const token = `${prefix}_${randomBytes(32).toString('base64url')}`;
+  return { token, record: registerToken(store, token, principal, options) };
+}
+
+/**
+ * The sha256 of a secret as a Buffer, for constant-time comparison with {@link secretMatches}.
+ * @param secret a token, client secret or code as sent
+ */
+export function secretDigest(secret: string): Buffer {
+  return digest(secret);
+}
+
+/** Whether `presented` is the secret whose digest is `stored`, compared in constant time. */
+export function secretMatches(stored: Buffer, presented: string): boolean {
+  return timingSafeEqual(stored, digest(presented));
 }
 
 /**
  * Creates the demo tokens, deterministic from the store's seed (`oat_demo_admin_<40 hex>`).
  * @param organizations ids of organization A (the harness's own) and B (`other_org`)
  * @param userId the user behind the pat and oidc tokens, a member of organization A
+ * @param portal the customer of organization A behind customer_session, and its member behind member_session
  * @returns token strings by name
  */
-export function issueDemoTokens(store: Store, organizations: { a: string; b: string }, userId: string): Record<DemoTokenName, string> {
+export function issueDemoTokens(store: Store, organizations: { a: string; b: string }, userId: string, portal: DemoPortalIdentity): Record<DemoTokenName, string> {
   const secret = (prefix: string) => `${prefix}_${createHash('sha256').update(`reference-demo-token:${store.seed}:${prefix}`).digest('hex').slice(0, 40)}`;
   const all = new Set<string>(ALL_SCOPES);
   const grants: Record<DemoTokenName, { token: string } & Principal> = {
@@ -80,6 +137,23 @@ export function issueDemoTokens(store: Store, organizations: { a: string; b: str
     other_org: { token: secret('oat_demo_otherorg'), kind: 'oat', subject: organizations.b, organizationIds: [organizations.b], scopes: all },
     pat: { token: secret('pat_demo_user'), kind: 'pat', subject: userId, organizationIds: [organizations.a], scopes: all },
     oidc: { token: secret('oidc_demo_user'), kind: 'oidc', subject: userId, organizationIds: [organizations.a], scopes: all },
+    customer_session: {
+      token: secret('polar_cst_demo'),
+      kind: 'customer_session',
+      subject: portal.customerId,
+      organizationIds: [portal.organizationId],
+      scopes: new Set(PORTAL_SCOPES),
+      customerId: portal.customerId,
+    },
+    member_session: {
+      token: secret('polar_mst_demo'),
+      kind: 'member_session',
+      subject: portal.memberId,
+      organizationIds: [portal.organizationId],
+      scopes: new Set(PORTAL_SCOPES),
+      customerId: portal.customerId,
+      memberId: portal.memberId,
+    },
   };
   const tokens = {} as Record<DemoTokenName, string>;
   for (const [name, { token, ...principal }] of Object.entries(grants) as [DemoTokenName, { token: string } & Principal][]) {
@@ -90,9 +164,35 @@ export function issueDemoTokens(store: Store, organizations: { a: string; b: str
 }
 
 /**
+ * Whether a stored token may still be used: not revoked, not expired by the store's clock, and, for
+ * portal sessions, its customer not deleted.
+ */
+export function isTokenActive(store: Store, record: TokenRecord): boolean {
+  if (record.revoked) return false;
+  if (record.expiresAtMs !== undefined && store.clock().getTime() >= record.expiresAtMs) return false;
+  if (record.customerId !== undefined && store.customers.get(record.customerId)?.deleted_at != null) return false;
+  return true;
+}
+
+/**
+ * The stored token of a bearer string, compared against every stored digest in constant time.
+ * @returns the record, active or not, or undefined when unknown
+ */
+export function findToken(store: Store, token: string): TokenRecord | undefined {
+  const presented = digest(token);
+  let found: TokenRecord | undefined;
+  for (const record of store.tokens) {
+    // Every record is compared, so the time taken does not depend on which one matches.
+    if (timingSafeEqual(record.digest, presented) && !found) found = record;
+  }
+  return found;
+}
+
+/**
  * Finds the principal of an Authorization header.
  * @param header the raw header value, or undefined when absent
- * @returns the principal, or a 401 `{error: "Unauthorized", detail}` for a missing, malformed or unknown token
+ * @returns the principal, or a 401 `{error: "Unauthorized", detail}` for a missing, malformed,
+ *   unknown, expired or revoked token
  */
 export function authenticate(store: Store, header: string | undefined): AuthResult {
   if (header === undefined || header.trim() === '') {
@@ -102,13 +202,8 @@ export function authenticate(store: Store, header: string | undefined): AuthResu
   if (!match) {
     return { ok: false, reply: errorReply(401, 'Malformed Authorization header: expected "Bearer <token>".', CHALLENGE) };
   }
-  const presented = digest(match[1]!);
-  let found: Principal | undefined;
-  for (const record of store.tokens) {
-    // Every record is compared, so the time taken does not depend on which one matches.
-    if (timingSafeEqual(record.digest, presented) && !found) found = record;
-  }
-  if (!found) return { ok: false, reply: errorReply(401, 'Invalid or expired token.', CHALLENGE) };
+  const found = findToken(store, match[1]!);
+  if (!found || !isTokenActive(store, found)) return { ok: false, reply: errorReply(401, 'Invalid or expired token.', CHALLENGE) };
   return { ok: true, principal: found };
 }
 

@@ -5,7 +5,9 @@
  * Two organizations: A (the harness's `admin`, `reader`, `no_scope` roles) holds most records,
  * B (`other_org`) a few. Org A has more than 100 products and 100 subscriptions so that a page
  * size above 100 is visible, and groups of records share a creation or start instant (bulk
- * imports, a migration) so that sort tie-breaking is exercised.
+ * imports, a migration) so that sort tie-breaking is exercised. This is the first part (catalogue,
+ * customers, subscriptions); demo-commerce.ts draws the second (orders, refunds, portal, files...)
+ * from a faker of its own, so that it never shifts the ids of this one.
  * @see shared/design.md, Reference server (Demo data)
  */
 import { Faker, base, en } from '@faker-js/faker';
@@ -17,6 +19,7 @@ import type {
   CustomerRecord,
   CustomFieldRecord,
   DiscountRecord,
+  FileRecord,
   Interval,
   Metadata,
   MeterRecord,
@@ -29,10 +32,13 @@ import type {
   SubscriptionRecord,
   SubscriptionStatus,
 } from './store.js';
+import type { DemoPortalIdentity } from './auth.js';
+import { seedCommerce, type CommerceData } from './demo-commerce.js';
+import { DEMO_NOW_MICROS, Draw } from './demo-draw.js';
 import { formatTimestamp, MICROS_PER_DAY } from './timestamps.js';
 
-/** The instant the demo data is "now": 2026-03-01T10:00:00Z, in epoch microseconds. */
-export const DEMO_NOW_MICROS = Date.UTC(2026, 2, 1, 10, 0, 0) * 1000;
+/** The instant the demo data is "now" (see demo-draw.ts), re-exported where it always was. */
+export { DEMO_NOW_MICROS } from './demo-draw.js';
 
 /** Record counts of one organization. */
 export interface OrganizationSizes {
@@ -80,10 +86,16 @@ export interface DemoData {
   organizations: { a: string; b: string };
   /** A user member of organization A, the subject of the pat and oidc demo tokens. */
   userId: string;
+  /** The customer of organization A (and its owner member) behind the customer_session and member_session demo tokens. */
+  portal: DemoPortalIdentity;
+  /** The demo OAuth client of each organization with its secret. */
+  oauthClients: CommerceData['oauthClients'];
   /**
    * Ids that exist, by name: organization_id, other_organization_id, product_id, benefit_id,
-   * subscription_id, customer_id, customer_external_id, discount_id (all of org A) and
-   * other_product_id, other_subscription_id, other_customer_id (org B).
+   * subscription_id, customer_id (the portal customer: payment methods, license keys, orders),
+   * discount_id (all of org A) and other_product_id, other_subscription_id, other_customer_id
+   * (org B); then those of {@link seedCommerce} (order_id, customer_external_id, oauth_client_id,
+   * oauth_client_secret, ...).
    */
   fixtures: Record<string, string>;
 }
@@ -93,41 +105,6 @@ const BENEFIT_TYPES: BenefitType[] = ['custom', 'discord', 'downloadables', 'fea
 const STATUSES: SubscriptionStatus[] = ['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'canceled', 'unpaid', 'paused'];
 const REASONS: CancellationReason[] = ['customer_service', 'low_quality', 'missing_features', 'switched_service', 'too_complex', 'too_expensive', 'unused', 'other'];
 const HOUR = MICROS_PER_DAY / 24;
-
-/** Draws from one seeded faker; every helper consumes the generator in a fixed order. */
-class Draw {
-  constructor(readonly f: Faker) {}
-  uuid(): string {
-    return this.f.string.uuid();
-  }
-  chance(probability: number): boolean {
-    return this.f.datatype.boolean({ probability });
-  }
-  int(min: number, max: number): number {
-    return this.f.number.int({ min, max });
-  }
-  pick<T>(values: readonly T[]): T {
-    return this.f.helpers.arrayElement(values);
-  }
-  weighted<T>(entries: [T, number][]): T {
-    return this.f.helpers.weightedArrayElement(entries.map(([value, weight]) => ({ value, weight })));
-  }
-  some<T>(values: readonly T[], max: number): T[] {
-    return this.f.helpers.arrayElements(values, { min: 0, max: Math.min(max, values.length) });
-  }
-  /** An instant in [from, to], epoch microseconds. */
-  between(from: number, to: number): number {
-    return this.int(Math.floor(from), Math.floor(to));
-  }
-  /** A stored timestamp in [from, to]. */
-  at(from: number, to: number): string {
-    return formatTimestamp(this.between(from, to));
-  }
-  /** Null, or a stored timestamp in [from, now], with the given probability of being set. */
-  maybeAfter(from: number, probability: number): string | null {
-    return this.chance(probability) ? this.at(from, Math.max(from, DEMO_NOW_MICROS)) : null;
-  }
-}
 
 function organization(d: Draw, store: Store): OrganizationRecord {
   const name = d.f.company.name();
@@ -299,7 +276,8 @@ function product(d: Draw, store: Store, org: string, created: number, related: {
     const fileName = `${d.f.word.noun()}-${i + 1}.${extension}`;
     const sha = d.f.string.hexadecimal({ length: 64, casing: 'lower', prefix: '' });
     const mediaId = d.uuid();
-    store.medias.insert({
+    // A product media file is also a file of the files endpoints: one record in both collections.
+    const media: FileRecord = {
       id: mediaId,
       organization_id: org,
       created_at: formatTimestamp(created),
@@ -315,7 +293,11 @@ function product(d: Draw, store: Store, org: string, created: number, related: {
       last_modified_at: formatTimestamp(created),
       version: null,
       is_uploaded: true,
-    });
+      service: 'product_media',
+      flagged_malicious_at: null,
+    };
+    store.medias.insert(media);
+    store.files.insert(media);
     record.media_ids.push(mediaId);
   }
   return record;
@@ -592,7 +574,6 @@ function fixturesOf(store: Store, a: string, b: string): Record<string, string> 
     benefit_id: product.benefit_ids[0]!,
     subscription_id: subscription.id,
     customer_id: customer.id,
-    customer_external_id: customer.external_id!,
     discount_id: discounted.discount_id!,
     other_product_id: store.products.inOrganization(b)[0]!.id,
     other_subscription_id: store.subscriptions.inOrganization(b)[0]!.id,
@@ -614,5 +595,7 @@ export function seedDemoData(store: Store, sizes: { a: OrganizationSizes; b: Org
   const userId = d.uuid();
   populate(d, store, a, sizes.a);
   populate(d, store, b, sizes.b);
-  return { organizations: { a, b }, userId, fixtures: fixturesOf(store, a, b) };
+  const fixtures = fixturesOf(store, a, b);
+  const commerce = seedCommerce(store, { a, b }, fixtures.customer_id!);
+  return { organizations: { a, b }, userId, portal: commerce.portal, oauthClients: commerce.oauthClients, fixtures: { ...fixtures, ...commerce.fixtures } };
 }

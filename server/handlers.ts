@@ -5,13 +5,39 @@
  */
 import type { LoadedSpec } from '../spec/load.js';
 import type { OperationHandler } from './handler-types.js';
-import { listProductsHandler } from './resources/products/handlers.js';
+import { generatePortalInvoiceHandler, getPortalInvoiceHandler, listPortalLicenseKeysHandler, updatePortalOrderHandler } from './resources/customer-portal/handlers.js';
+import { claimSeatHandler } from './resources/customer-seats/handlers.js';
+import { deleteExternalCustomerHandler, listPaymentMethodsHandler } from './resources/customers/handlers.js';
+import { createFileHandler, listFilesHandler } from './resources/files/handlers.js';
+import { introspectHandler, tokenHandler } from './resources/oauth2/handlers.js';
+import { generateInvoiceHandler, getInvoiceHandler, getReceiptHandler, updateOrderHandler } from './resources/orders/handlers.js';
+import { listProductsHandler, updateProductBenefitsHandler } from './resources/products/handlers.js';
+import { listRefundsHandler } from './resources/refunds/handlers.js';
 import { listSubscriptionsHandler } from './resources/subscriptions/handlers.js';
+import { listWebhookEndpointsHandler } from './resources/webhooks/handlers.js';
 
 /** Handlers by operationId. */
 export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   'products:list': listProductsHandler,
+  'products:update_benefits': updateProductBenefitsHandler,
   'subscriptions:list': listSubscriptionsHandler,
+  'oauth2:token': tokenHandler,
+  'oauth2:introspect': introspectHandler,
+  'files:create': createFileHandler,
+  'files:list': listFilesHandler,
+  'customer_portal:license_keys:list': listPortalLicenseKeysHandler,
+  'customer_portal:orders:update': updatePortalOrderHandler,
+  'customer_portal:orders:generate_invoice': generatePortalInvoiceHandler,
+  'customer_portal:orders:get_invoice': getPortalInvoiceHandler,
+  'customers:list_payment_methods': listPaymentMethodsHandler,
+  'customers:delete_external': deleteExternalCustomerHandler,
+  'customer_seats:claim': claimSeatHandler,
+  'refunds:list': listRefundsHandler,
+  'orders:update': updateOrderHandler,
+  'orders:get_receipt': getReceiptHandler,
+  'orders:generate_invoice': generateInvoiceHandler,
+  'orders:get_invoice': getInvoiceHandler,
+  'webhooks:list_endpoints': listWebhookEndpointsHandler,
 };
 
 /** The operationIds of a spec that have no handler in {@link HANDLERS} (empty when the registry covers the spec). */

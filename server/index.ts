@@ -6,8 +6,10 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp, type BuildAppOptions } from './app.js';
 import type { DemoTokenName, ReferenceRole } from './auth.js';
+import type { ReferenceControl } from './control.js';
 
 export { buildApp, type BuildAppOptions, type ReferenceApp } from './app.js';
+export type { ControlError, CreateOrderInput, ReferenceControl } from './control.js';
 export { FAULTS, type FaultDefinition, type FaultId } from './faults.js';
 
 /** Options of {@link startReferenceServer}. */
@@ -22,14 +24,21 @@ export interface StartOptions extends BuildAppOptions {
 export interface RunningReference {
   /** Base URL without a trailing slash (`http://127.0.0.1:4010`). */
   url: string;
-  /** Bearer tokens of the harness roles. */
+  /** Bearer tokens of the harness roles: admin, reader, no_scope, other_org, customer_session, member_session. */
   credentials: Record<ReferenceRole, string>;
   /** Every demo token: the roles plus `pat` and `oidc` (a user member of organization A, every scope). */
   tokens: Record<DemoTokenName, string>;
-  /** Ids that exist, by name (organization_id, other_organization_id, product_id, subscription_id, customer_id, customer_external_id, benefit_id, ...). */
+  /**
+   * Ids that exist, by name (organization_id, other_organization_id, product_id, benefit_id,
+   * other_organization_benefit_id, subscription_id, customer_id, customer_external_id, order_id,
+   * refund_id, file_id, webhook_endpoint_id, license_key_id, oauth_client_id, ...), and
+   * oauth_client_secret, a secret that reports must not print.
+   */
   fixtures: Record<string, string>;
   /** The faults switched on. */
   faults: string[];
+  /** The control functions (the target adapter of the embedded reference); also served under `/__control/` unless `control: false`. */
+  control: ReferenceControl;
   /** Stops listening and releases the port. */
   close(): Promise<void>;
 }
@@ -50,6 +59,7 @@ export async function startReferenceServer(options: StartOptions = {}): Promise<
     tokens: built.tokens,
     fixtures: built.fixtures,
     faults: built.faults,
+    control: built.control,
     close: () => built.app.close(),
   };
 }
@@ -74,6 +84,8 @@ export function printBanner(running: RunningReference): string {
     `  curl -H "Authorization: Bearer ${running.credentials.admin}" "${running.url}/v1/products/?limit=5&sorting=name"`,
     `  curl -H "Authorization: Bearer ${running.credentials.admin}" "${running.url}/v1/subscriptions/?status=active&sorting=-started_at"`,
     `  curl -H "Authorization: Bearer ${running.credentials.reader}" "${running.url}/v1/products/?metadata%5Btier%5D=pro"`,
+    `  curl -H "Authorization: Bearer ${running.credentials.customer_session}" "${running.url}/v1/customer-portal/license-keys/"`,
+    `  curl -X POST "${running.url}/__control/authorization-codes"   # then POST /v1/oauth2/token with the oauth_client_* fixtures`,
     '',
   ];
   return lines.join('\n');

@@ -16,6 +16,8 @@ export type ErrorName =
   | 'NotPermitted'
   | 'ResourceNotFound'
   | 'MethodNotAllowed'
+  | 'Conflict'
+  | 'Gone'
   | 'BadRequest'
   | 'PayloadTooLarge'
   | 'UnsupportedMediaType'
@@ -37,6 +39,8 @@ const ERROR_NAMES: Record<number, ErrorName> = {
   403: 'NotPermitted',
   404: 'ResourceNotFound',
   405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Gone',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',
   501: 'NotImplemented',

@@ -5,6 +5,9 @@
  * @see shared/design.md, Reference server
  */
 
+import { createHash } from 'node:crypto';
+import { formatTimestamp } from './timestamps.js';
+
 /** Values of a metadata object. @see shared/api-description.md, Conventions */
 export type MetadataValue = string | number | boolean;
 /** A metadata object. @see shared/api-description.md, Conventions */
@@ -235,6 +238,252 @@ export interface SubscriptionRecord extends BaseRecord {
   custom_field_data: Record<string, unknown>;
 }
 
+/** A postal address. @see shared/api-description.md, Customer (billing_address) */
+export interface AddressRecord {
+  country: string;
+  line1: string | null;
+  line2: string | null;
+  postal_code: string | null;
+  city: string | null;
+  state: string | null;
+}
+
+/** Order statuses. @see shared/api-description.md, States and transitions */
+export type OrderStatus = 'pending' | 'paid';
+
+/** One line of an order; `amount` and `tax_amount` in cents. @see shared/api-description.md, Order (items) */
+export interface OrderItemRecord {
+  id: string;
+  created_at: string;
+  modified_at: string | null;
+  label: string;
+  amount: number;
+  tax_amount: number;
+  proration_type: string;
+  product_price_id: string;
+}
+
+/**
+ * An order. Amounts are cents: subtotal = sum of item amounts, net = subtotal - discount,
+ * total = net + tax. `invoice_generated_at` stays null until the invoice is generated explicitly.
+ * @see shared/api-description.md, Order; Endpoints (invoices are generated explicitly)
+ */
+export interface OrderRecord extends BaseRecord {
+  status: OrderStatus;
+  customer_id: string;
+  product_id: string;
+  subscription_id: string | null;
+  discount_id: string | null;
+  checkout_id: string | null;
+  billing_reason: string;
+  currency: string;
+  items: OrderItemRecord[];
+  subtotal_amount: number;
+  discount_amount: number;
+  net_amount: number;
+  tax_amount: number;
+  total_amount: number;
+  refunded_amount: number;
+  refunded_tax_amount: number;
+  billing_name: string | null;
+  /** As given: the spec's Address requires no field, so a changed address may lack some. */
+  billing_address: Partial<AddressRecord> | null;
+  invoice_number: string;
+  invoice_generated_at: string | null;
+  metadata: Metadata;
+}
+
+/** A dispute of a payment; amounts in cents. @see shared/api-description.md, Refund (Dispute) */
+export interface DisputeRecord {
+  id: string;
+  created_at: string;
+  modified_at: string | null;
+  status: string;
+  resolved: boolean;
+  closed: boolean;
+  amount: number;
+  tax_amount: number;
+  currency: string;
+  reason: string;
+  evidence_due_by: string | null;
+  past_due: boolean;
+  order_id: string;
+  payment_id: string;
+}
+
+/** A refund, with the dispute it settles if any; amounts in cents. @see shared/api-description.md, Refund */
+export interface RefundRecord extends BaseRecord {
+  metadata: Metadata;
+  status: string;
+  reason: string;
+  amount: number;
+  tax_amount: number;
+  currency: string;
+  order_id: string;
+  subscription_id: string | null;
+  customer_id: string;
+  revoke_benefits: boolean;
+  dispute: DisputeRecord | null;
+}
+
+/** A saved payment method; is_default is derived from the customer's default_payment_method_id. @see shared/api-description.md, Customer payment method */
+export interface PaymentMethodRecord extends BaseRecord {
+  customer_id: string;
+  processor: string;
+  type: string;
+  method_metadata: { brand: string | null; last4: string | null; exp_month: number | null; exp_year: number | null; wallet: string | null };
+}
+
+/** License key statuses: granted until revoked. @see shared/api-description.md, License key (customer portal) */
+export type LicenseKeyStatus = 'granted' | 'revoked';
+
+/** A license key granted to a customer by a license_keys benefit; `key` is the secret value. @see shared/api-description.md, License key (customer portal) */
+export interface LicenseKeyRecord extends BaseRecord {
+  customer_id: string;
+  benefit_id: string;
+  key: string;
+  status: LicenseKeyStatus;
+  limit_activations: number | null;
+  usage: number;
+  limit_usage: number | null;
+  validations: number;
+  last_validated_at: string | null;
+  expires_at: string | null;
+}
+
+/** A member of a customer (a person using a seat). @see shared/api-description.md, Customer seat (Member) */
+export interface MemberRecord extends BaseRecord {
+  customer_id: string;
+  email: string;
+  name: string | null;
+  external_id: string | null;
+  role: string;
+}
+
+/** Seat statuses. @see shared/api-description.md, Customer seat */
+export type SeatStatus = 'pending' | 'claimed' | 'revoked';
+
+/**
+ * A seat of a seat-based subscription. Only the sha256 (hex) of its invitation token is kept, and
+ * only while the invitation can still be claimed.
+ * @see shared/api-description.md, Customer seat
+ */
+export interface SeatRecord extends BaseRecord {
+  subscription_id: string | null;
+  order_id: string | null;
+  status: SeatStatus;
+  customer_id: string | null;
+  member_id: string | null;
+  email: string | null;
+  invitation_token_digest: string | null;
+  invitation_token_expires_at: string | null;
+  claimed_at: string | null;
+  revoked_at: string | null;
+  seat_metadata: Record<string, unknown> | null;
+}
+
+/** Services a file belongs to (discriminator). @see shared/api-description.md, File */
+export type FileService = 'downloadable' | 'product_media' | 'organization_avatar' | 'support_case_attachment';
+
+/** A file of the files endpoints; product media files are the same records as {@link MediaRecord}s. @see shared/api-description.md, File */
+export interface FileRecord extends MediaRecord {
+  service: FileService;
+  flagged_malicious_at: string | null;
+}
+
+/** One part of an upload in progress: its byte range (inclusive), expected checksum and, once PUT, what arrived. */
+export interface UploadPartRecord {
+  number: number;
+  chunk_start: number;
+  chunk_end: number;
+  checksum_sha256_base64: string | null;
+  expires_at: string;
+  received: { etag: string; data: Buffer } | null;
+}
+
+/** A multipart upload of a file, from files:create until its last part arrives. @see shared/design.md, Files */
+export interface UploadRecord extends BaseRecord {
+  file_id: string;
+  path: string;
+  /** Expected sha256 of the whole file, base64, when the create body gave one. */
+  checksum_sha256_base64: string | null;
+  parts: UploadPartRecord[];
+}
+
+/** A webhook endpoint; `secret` is the Standard Webhooks signing secret (`whsec_` + base64). @see shared/api-description.md, Webhook endpoint */
+export interface WebhookEndpointRecord extends BaseRecord {
+  url: string;
+  format: string;
+  secret: string;
+  events: string[];
+  enabled: boolean;
+  name: string | null;
+}
+
+/** An OAuth 2.0 client (client_secret_post); only the sha256 of its secret is kept. @see shared/api-description.md, Authentication */
+export interface OAuthClientRecord extends BaseRecord {
+  client_id: string;
+  secret_digest: Buffer;
+  client_name: string;
+  redirect_uris: string[];
+  /** Space-separated scopes the client may be granted. */
+  scope: string;
+}
+
+/** Who an OAuth grant acts for. @see RFC 7662 section 2.2 (sub); shared/api-description.md, Authentication */
+export interface OAuthSubject {
+  type: 'user' | 'organization';
+  id: string;
+  organizationIds: string[];
+}
+
+/** An authorization code minted by the control API, kept by the sha256 (hex) of the code. @see RFC 6749 section 4.1.2 */
+export interface AuthorizationCodeRecord {
+  client_id: string;
+  redirect_uri: string | null;
+  scope: string;
+  subject: OAuthSubject;
+  nonce: string | null;
+  /** Epoch milliseconds. */
+  expiresAtMs: number;
+  used: boolean;
+  /** Digests of the tokens issued from this code, revoked if the code is presented again. @see RFC 6749 section 4.1.2 */
+  issued: { access: Buffer[]; refresh: string[] };
+}
+
+/** A refresh token, kept by the sha256 (hex) of its value; rotated (revoked) when used. @see RFC 6749 section 6 */
+export interface RefreshTokenRecord {
+  client_id: string;
+  scope: string;
+  subject: OAuthSubject;
+  /** Epoch milliseconds. */
+  issuedAtMs: number;
+  expiresAtMs: number;
+  revoked: boolean;
+}
+
+/** One entry of the event log. @see shared/api-description.md, Events */
+export interface EventRecord {
+  id: string;
+  /** Event kind (`order.paid`). */
+  type: string;
+  /** When it happened, stored timestamp format. */
+  timestamp: string;
+  /** The resource as serialized when the event happened. */
+  data: Record<string, unknown>;
+}
+
+/** One attempt to deliver an event to a webhook endpoint (kept for the webhook delivery log). @see shared/design.md, Events and webhooks */
+export interface WebhookDeliveryRecord {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  created_at: string;
+  attempt: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  response_status: number | null;
+}
+
 /** Orders records; negative when `a` comes first. */
 export type Comparator<T> = (a: T, b: T) => number;
 
@@ -301,6 +550,14 @@ export class Collection<T extends BaseRecord> {
     return cached;
   }
 
+  /** Removes every record (the control API's reset). */
+  clear(): void {
+    this.byId.clear();
+    this.byOrganization.clear();
+    this.sorted.clear();
+    for (const index of this.indexes.values()) index.clear();
+  }
+
   /** The records filed under `key` in the secondary index `indexName`. @throws Error for an unknown index */
   lookup(indexName: string, key: string): readonly T[] {
     const index = this.indexes.get(indexName);
@@ -316,66 +573,160 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
 }
 
 /** Kinds of bearer token. @see shared/api-description.md, Authentication */
-export type TokenKind = 'pat' | 'oat' | 'oidc';
+export type TokenKind = 'pat' | 'oat' | 'oidc' | 'customer_session' | 'member_session';
 
 /** A stored access token: only the sha256 digest of its secret is kept. */
 export interface TokenRecord {
   /** sha256 of the token string. */
   digest: Buffer;
   kind: TokenKind;
-  /** The user or organization the token acts for. */
+  /** The user, organization, customer or member the token acts for. */
   subject: string;
   organizationIds: string[];
   scopes: ReadonlySet<string>;
+  /** customer_session and member_session tokens: the customer whose portal they open. */
+  customerId?: string;
+  /** member_session tokens: the member. */
+  memberId?: string;
+  /** Epoch milliseconds; absent for tokens that do not expire (the demo tokens). */
+  expiresAtMs?: number;
+  /** Epoch milliseconds. */
+  issuedAtMs?: number;
+  /** OAuth-issued tokens: the client they were issued to and whose subject type (RFC 7662 sub_type). */
+  oauth?: { clientId: string; subjectType: 'user' | 'organization' };
+  /** Set when the token was revoked (an authorization code presented twice). */
+  revoked?: boolean;
 }
 
 /** Everything the reference server holds; create it with {@link createStore}. */
 export interface Store {
   /** The seed that produced the demo data and the demo tokens. */
   readonly seed: number;
-  /** The one clock of the server; demo data does not read it, so that it is the same on every start. */
+  /** The one clock of the server: the base clock plus {@link Store.clockOffsetMs}; demo data does not read it. */
   readonly clock: () => Date;
+  /** Milliseconds the control API has advanced the clock by. */
+  clockOffsetMs: number;
+  /** How many ids {@link newId} has handed out. */
+  idSequence: number;
   readonly organizations: Collection<OrganizationRecord>;
   readonly products: Collection<ProductRecord>;
   readonly prices: Collection<PriceRecord>;
   readonly benefits: Collection<BenefitRecord>;
   readonly medias: Collection<MediaRecord>;
   readonly customFields: Collection<CustomFieldRecord>;
+  /** Indexed by `external_id`. */
   readonly customers: Collection<CustomerRecord>;
   readonly discounts: Collection<DiscountRecord>;
   readonly meters: Collection<MeterRecord>;
-  /** Indexed by `product_id`. */
+  /** Indexed by `product_id` and `customer_id`. */
   readonly subscriptions: Collection<SubscriptionRecord>;
+  /** Indexed by `product_id` and `customer_id`. */
+  readonly orders: Collection<OrderRecord>;
+  readonly refunds: Collection<RefundRecord>;
+  /** Indexed by `customer_id`. */
+  readonly paymentMethods: Collection<PaymentMethodRecord>;
+  /** Indexed by `customer_id`. */
+  readonly licenseKeys: Collection<LicenseKeyRecord>;
+  /** Indexed by `customer_id`. */
+  readonly members: Collection<MemberRecord>;
+  /** Indexed by `subscription_id`. */
+  readonly seats: Collection<SeatRecord>;
+  readonly files: Collection<FileRecord>;
+  readonly uploads: Collection<UploadRecord>;
+  readonly webhookEndpoints: Collection<WebhookEndpointRecord>;
+  /** Indexed by `client_id`. */
+  readonly oauthClients: Collection<OAuthClientRecord>;
   readonly tokens: TokenRecord[];
+  /** Authorization codes by the sha256 (hex) of the code. */
+  readonly authorizationCodes: Map<string, AuthorizationCodeRecord>;
+  /** Refresh tokens by the sha256 (hex) of the token. */
+  readonly refreshTokens: Map<string, RefreshTokenRecord>;
+  /** The event log, oldest first. @see shared/api-description.md, Events */
+  readonly events: EventRecord[];
+  /** The webhook delivery log, oldest first. */
+  readonly deliveries: WebhookDeliveryRecord[];
 }
 
 /**
  * An empty store.
- * @param options.seed drives demo data and demo tokens (default 1)
- * @param options.clock current time (default the system clock)
+ * @param options.seed drives demo data, demo tokens and ids (default 1)
+ * @param options.clock current time (default the system clock); the control API can advance it
  */
 export function createStore(options: { seed?: number; clock?: () => Date } = {}): Store {
-  return {
+  const base = options.clock ?? (() => new Date());
+  const store: Store = {
     seed: options.seed ?? 1,
-    clock: options.clock ?? (() => new Date()),
+    clock: () => new Date(base().getTime() + store.clockOffsetMs),
+    clockOffsetMs: 0,
+    idSequence: 0,
     organizations: new Collection(),
     products: new Collection(),
     prices: new Collection(),
     benefits: new Collection(),
     medias: new Collection(),
     customFields: new Collection(),
-    customers: new Collection(),
+    customers: new Collection({ external_id: (c) => (c.external_id === null ? [] : [c.external_id]) }),
     discounts: new Collection({ product_id: (d) => d.product_ids }),
     meters: new Collection(),
-    subscriptions: new Collection({ product_id: (s) => [s.product_id] }),
+    subscriptions: new Collection({ product_id: (s) => [s.product_id], customer_id: (s) => [s.customer_id] }),
+    orders: new Collection({ product_id: (o) => [o.product_id], customer_id: (o) => [o.customer_id] }),
+    refunds: new Collection(),
+    paymentMethods: new Collection({ customer_id: (m) => [m.customer_id] }),
+    licenseKeys: new Collection({ customer_id: (k) => [k.customer_id] }),
+    members: new Collection({ customer_id: (m) => [m.customer_id] }),
+    seats: new Collection({ subscription_id: (s) => (s.subscription_id === null ? [] : [s.subscription_id]) }),
+    files: new Collection(),
+    uploads: new Collection(),
+    webhookEndpoints: new Collection(),
+    oauthClients: new Collection({ client_id: (c) => [c.client_id] }),
     tokens: [],
+    authorizationCodes: new Map(),
+    refreshTokens: new Map(),
+    events: [],
+    deliveries: [],
   };
+  return store;
+}
+
+/** Empties a store and rewinds its clock and id sequence, keeping its seed (the control API's reset). */
+export function clearStore(store: Store): void {
+  for (const value of Object.values(store)) {
+    if (value instanceof Collection || value instanceof Map) value.clear();
+    else if (Array.isArray(value)) value.length = 0;
+  }
+  store.clockOffsetMs = 0;
+  store.idSequence = 0;
+}
+
+/** The store's current time in epoch microseconds. */
+export function nowMicros(store: Store): number {
+  return store.clock().getTime() * 1000;
+}
+
+/** The store's current time as a stored timestamp (`2026-03-01T10:00:00.123000Z`). */
+export function nowTimestamp(store: Store): string {
+  return formatTimestamp(nowMicros(store));
 }
 
 /**
- * Whether a product may be deleted: false when a subscription or a discount references it.
+ * A new record id: a version 4 UUID derived from the seed and a sequence number, so that the same
+ * seed and the same requests give the same ids.
+ */
+export function newId(store: Store): string {
+  const hex = createHash('sha256').update(`reference-id:${store.seed}:${store.idSequence++}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * Whether a product may be deleted: false when an order, a subscription (trials included) or a
+ * discount references it.
  * @see shared/api-description.md, Product (is_deletable)
  */
 export function isProductDeletable(store: Store, productId: string): boolean {
-  return store.subscriptions.lookup('product_id', productId).length === 0 && store.discounts.lookup('product_id', productId).length === 0;
+  return (
+    store.subscriptions.lookup('product_id', productId).length === 0 &&
+    store.orders.lookup('product_id', productId).length === 0 &&
+    store.discounts.lookup('product_id', productId).length === 0
+  );
 }

@@ -103,8 +103,13 @@ function quoteList(values: readonly unknown[]): string {
   return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
 }
 
-/** Maps the first ajv error of a value to a pydantic-style entry (types `int_parsing`, `greater_than_equal`, `enum`, ...). */
-function entryFor(error: ErrorObject, schema: Schema, loc: (string | number)[], input: string): ValidationEntry {
+/**
+ * Maps an ajv error of a value parsed from text to a pydantic-style entry (types `int_parsing`,
+ * `greater_than_equal`, `enum`, `uuid_parsing`, ...).
+ * @param schema the schema the value was checked against (for the expected type)
+ * @param input the value as sent
+ */
+export function entryFor(error: ErrorObject, schema: Schema, loc: (string | number)[], input: unknown): ValidationEntry {
   const params = error.params as Record<string, any>;
   switch (error.keyword) {
     case 'type': {
@@ -215,6 +220,26 @@ export function compileQueryParser(parameters: readonly Parameter[], options: Qu
       return { ok: false, errors };
     }
     return { ok: true, query: { values, deepObjects } };
+  };
+}
+
+/** Validates the path parameters of a request: normalized values, or every entry (loc `["path", name]`). */
+export type PathParser = (raw: Record<string, string>) => { ok: true; values: Record<string, string> } | { ok: false; errors: ValidationEntry[] };
+
+/**
+ * Compiles the path parameters of an operation into a parser (uuids are lower-cased).
+ * @param parameters the operation's dereferenced parameters (non-path ones are skipped)
+ */
+export function compilePathParser(parameters: readonly Parameter[]): PathParser {
+  const compiled = parameters.filter((parameter) => parameter.in === 'path').map((parameter) => compileParameter(parameter, {}));
+  return (raw) => {
+    const errors: ValidationEntry[] = [];
+    const values: Record<string, string> = Object.create(null);
+    for (const parameter of compiled) {
+      const value = checkValue(parameter, raw[parameter.name] ?? '', ['path', parameter.name], errors);
+      if (value !== undefined) values[parameter.name] = String(value);
+    }
+    return errors.length > 0 ? { ok: false, errors } : { ok: true, values };
   };
 }
 

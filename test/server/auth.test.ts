@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SecurityRequirement } from '../../spec/load.js';
-import { ALL_SCOPES, READ_SCOPES, authorize, type Principal } from '../../server/auth.js';
+import { ALL_SCOPES, READ_SCOPES, authorize, issueToken, type Principal } from '../../server/auth.js';
 import { resolveFaults } from '../../server/faults.js';
 import { expectConforms, ids, testServer, type TestServer } from './support.js';
 
@@ -47,6 +47,12 @@ describe('authentication', () => {
       const response = await server.get(path, {}, 'oidc');
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ error: 'NotPermitted', detail: 'This operation does not accept oidc tokens; it accepts pat, oat.' });
+    });
+
+    it.each(['customer_session', 'member_session'] as const)('answers 403 NotPermitted for a %s token', async (role) => {
+      const response = await server.get(path, {}, role);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ error: 'NotPermitted', detail: `This operation does not accept ${role} tokens; it accepts pat, oat.` });
     });
 
     it.each(['admin', 'reader', 'pat', 'other_org'] as const)('serves %s', async (role) => {
@@ -96,12 +102,34 @@ describe('demo tokens', () => {
     expect(again.tokens).toEqual(server.tokens);
     expect(other.tokens.admin).not.toBe(server.tokens.admin);
     expect(server.tokens.admin).toMatch(/^oat_demo_admin_[0-9a-f]{40}$/);
-    expect(server.credentials).toEqual({ admin: server.tokens.admin, reader: server.tokens.reader, no_scope: server.tokens.no_scope, other_org: server.tokens.other_org });
+    const { admin, reader, no_scope, other_org, customer_session, member_session } = server.tokens;
+    expect(server.credentials).toEqual({ admin, reader, no_scope, other_org, customer_session, member_session });
   });
 
   it('the store keeps digests, never the secrets', () => {
     const stored = JSON.stringify(server.store.tokens.map((t) => ({ ...t, digest: t.digest.toString('hex') })));
     for (const token of Object.values(server.tokens)) expect(stored).not.toContain(token);
+  });
+});
+
+describe('token lifetimes', () => {
+  it('an expired, revoked or deleted customer\'s token answers 401 like an unknown one', async () => {
+    const own = await testServer();
+    const now = own.store.clock().getTime();
+    const principal = { kind: 'oat' as const, subject: 's', organizationIds: [own.fixtures.organization_id!], scopes: new Set(ALL_SCOPES) };
+    const { token: expiring } = issueToken(own.store, 'test', principal, { expiresAtMs: now + 1000 });
+    const { token: revoked, record } = issueToken(own.store, 'test', principal);
+    record.revoked = true;
+    expect((await own.send('GET', '/v1/products/', { token: expiring })).statusCode).toBe(200);
+    own.control.advanceClock(1000);
+    for (const token of [expiring, revoked]) {
+      const response = await own.send('GET', '/v1/products/', { token });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ error: 'Unauthorized', detail: 'Invalid or expired token.' });
+    }
+    own.store.customers.get(own.fixtures.customer_id!)!.deleted_at = '2026-03-01T10:00:00.000000Z';
+    expect((await own.send('GET', '/v1/customer-portal/license-keys/', { as: 'customer_session' })).statusCode).toBe(401);
+    expect((await own.send('GET', '/v1/customer-portal/license-keys/', { as: 'member_session' })).statusCode).toBe(401);
   });
 });
 
@@ -117,8 +145,15 @@ describe('authorize', () => {
     ['another resource\'s scope', principal(['subscriptions:read']), 403],
     ['no scope', principal([]), 403],
     ['a kind no alternative names', principal(ALL_SCOPES, 'oidc'), 403],
+    ['a customer session on a management operation', principal(['customer_portal:read', 'customer_portal:write'], 'customer_session'), 403],
   ])('%s', (_name, who, status) => {
     expect(authorize(who, security, none)?.status).toBe(status);
+  });
+
+  it('lets a portal session through a portal operation with the portal scope', () => {
+    const portal: SecurityRequirement[] = [{ customer_session: ['customer_portal:write'] }, { member_session: ['customer_portal:write'] }];
+    expect(authorize(principal(['customer_portal:write'], 'member_session'), portal, none)).toBeUndefined();
+    expect(authorize(principal(['customer_portal:read'], 'customer_session'), portal, none)?.status).toBe(403);
   });
 
   it('lets anything through an operation without security', () => {

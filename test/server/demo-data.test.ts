@@ -8,8 +8,11 @@ function seeded(seed: number): { store: Store; fixtures: Record<string, string>;
 }
 
 function dump(store: Store): string {
-  const collections = [store.organizations, store.products, store.prices, store.benefits, store.medias, store.customFields, store.customers, store.discounts, store.meters, store.subscriptions];
-  return JSON.stringify(collections.map((c) => [...c.all()]));
+  const collections = [
+    store.organizations, store.products, store.prices, store.benefits, store.medias, store.customFields, store.customers, store.discounts, store.meters, store.subscriptions,
+    store.orders, store.refunds, store.paymentMethods, store.licenseKeys, store.members, store.seats, store.files, store.webhookEndpoints, store.oauthClients,
+  ];
+  return JSON.stringify(collections.map((c) => [...c.all()]), (_key, value) => (value?.type === 'Buffer' ? Buffer.from(value.data).toString('hex') : value));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -154,14 +157,128 @@ describe('seedDemoData', () => {
     expect(allSubscriptions.some((s) => s.status === 'canceled' && s.customer_cancellation_reason !== null)).toBe(true);
   });
 
+  it('keeps the ids of the first part (the spec examples copy seed-1 records)', () => {
+    expect(organizations.a).toBe('125686a3-e0a6-4823-9cf5-bee102e16f8b');
+    expect(store.products.get('10509a7b-8b3b-48b7-9807-226952bfb1d1')?.name).toBe('Electronic Cotton Table Plan');
+    expect(store.subscriptions.get('a7bb9718-7ab1-4407-b3bd-d20853cf45c8')?.customer_id).toBe('44ce4c97-f449-4047-bc3d-d069428a62ad');
+  });
+
   it('names fixtures that exist in the right organization', () => {
     expect(store.products.get(fixtures.product_id!)!.organization_id).toBe(organizations.a);
     expect(store.products.get(fixtures.product_id!)!.benefit_ids).toContain(fixtures.benefit_id);
     expect(store.subscriptions.get(fixtures.subscription_id!)!.customer_id).toBe(fixtures.customer_id);
-    expect(store.customers.get(fixtures.customer_id!)!.external_id).toBe(fixtures.customer_external_id);
     expect(store.discounts.get(fixtures.discount_id!)!.organization_id).toBe(organizations.a);
+    expect(store.benefits.get(fixtures.other_organization_benefit_id!)!.organization_id).toBe(organizations.b);
+    expect(store.orders.get(fixtures.other_order_id!)!.organization_id).toBe(organizations.b);
+    expect(store.refunds.get(fixtures.refund_id!)!.organization_id).toBe(organizations.a);
+    expect(store.webhookEndpoints.get(fixtures.webhook_endpoint_id!)!).toMatchObject({ organization_id: organizations.a, enabled: true });
+    expect(store.files.get(fixtures.file_id!)!).toMatchObject({ organization_id: organizations.a, is_uploaded: true });
+    expect(store.oauthClients.lookup('client_id', fixtures.oauth_client_id!)[0]!.organization_id).toBe(organizations.a);
+    expect(fixtures.oauth_client_secret).toMatch(/^polar_cs_[0-9a-f]{40}$/);
     expect(fixtures.organization_id).toBe(organizations.a);
     expect(fixtures.other_organization_id).toBe(organizations.b);
     expect(store.products.get(fixtures.other_product_id!)!.organization_id).toBe(organizations.b);
+  });
+
+  it('gives the portal customer payment methods, license keys and a paid order without an invoice', () => {
+    const portal = fixtures.customer_id!;
+    expect(store.paymentMethods.lookup('customer_id', portal).length).toBeGreaterThan(0);
+    expect(store.licenseKeys.lookup('customer_id', portal).some((key) => key.status === 'granted')).toBe(true);
+    expect(store.licenseKeys.get(fixtures.license_key_id!)!.customer_id).toBe(portal);
+    expect(store.orders.get(fixtures.order_id!)!).toMatchObject({ customer_id: portal, status: 'paid', invoice_generated_at: null });
+    expect(store.orders.get(fixtures.order_id!)!.billing_address).not.toBeNull();
+    expect(store.orders.get(fixtures.pending_order_id!)!).toMatchObject({ customer_id: portal, status: 'pending' });
+    expect(store.members.lookup('customer_id', portal).some((member) => member.role === 'owner')).toBe(true);
+  });
+
+  it('names a customer safe to delete that is not the portal customer', () => {
+    const [deletable] = store.customers.lookup('external_id', fixtures.customer_external_id!);
+    expect(deletable!.organization_id).toBe(organizations.a);
+    expect(deletable!.id).not.toBe(fixtures.customer_id);
+    expect(store.subscriptions.lookup('customer_id', deletable!.id).some((s) => s.status === 'active')).toBe(true);
+  });
+});
+
+describe('seedDemoData: orders, refunds, portal and files', () => {
+  const { store, organizations } = seeded(1);
+  const orders = [...store.orders.all()];
+
+  it.each(['a', 'b'] as const)('has pending and paid orders with consistent amounts in organization %s', (org) => {
+    const own = store.orders.inOrganization(organizations[org]);
+    expect(new Set(own.map((o) => o.status))).toEqual(new Set(['pending', 'paid']));
+    for (const order of own) {
+      expect(order.subtotal_amount).toBe(order.items.reduce((sum, item) => sum + item.amount, 0));
+      expect(order.net_amount).toBe(order.subtotal_amount - order.discount_amount);
+      expect(order.total_amount).toBe(order.net_amount + order.tax_amount);
+      expect(order.items.reduce((sum, item) => sum + item.tax_amount, 0)).toBe(order.tax_amount);
+      expect(store.customers.get(order.customer_id)!.organization_id).toBe(order.organization_id);
+      if (order.status === 'pending') expect(order.invoice_generated_at).toBeNull();
+    }
+    expect(own.some((o) => o.invoice_generated_at !== null)).toBe(true);
+    expect(own.some((o) => o.billing_name !== null && o.billing_address !== null)).toBe(true);
+  });
+
+  it('refunds paid orders, some with a dispute, with statuses beyond succeeded', () => {
+    const refunds = [...store.refunds.all()];
+    expect(refunds.length).toBeGreaterThan(10);
+    for (const refund of refunds) {
+      const order = store.orders.get(refund.order_id)!;
+      expect(order.status).toBe('paid');
+      expect(refund.customer_id).toBe(order.customer_id);
+      expect(refund.amount).toBeLessThanOrEqual(order.net_amount);
+    }
+    expect(refunds.some((r) => r.dispute !== null)).toBe(true);
+    expect(refunds.some((r) => r.subscription_id !== null)).toBe(true);
+    expect(new Set(refunds.map((r) => r.status)).size).toBeGreaterThan(2);
+  });
+
+  it('gives payment methods to some customers and none to others, the default one among them', () => {
+    const customers = [...store.customers.all()];
+    expect(customers.some((c) => store.paymentMethods.lookup('customer_id', c.id).length === 0)).toBe(true);
+    for (const customer of customers.filter((c) => c.default_payment_method_id !== null)) {
+      expect(store.paymentMethods.get(customer.default_payment_method_id!)?.customer_id).toBe(customer.id);
+    }
+  });
+
+  it('grants license keys through license_keys benefits, granted and revoked', () => {
+    const keys = [...store.licenseKeys.all()];
+    for (const key of keys) expect(store.benefits.get(key.benefit_id)!.type).toBe('license_keys');
+    expect(new Set(keys.map((k) => k.status))).toEqual(new Set(['granted', 'revoked']));
+  });
+
+  it('has seats pending (with an invitation), claimed (with a member) and revoked on seat-based subscriptions', () => {
+    const seats = [...store.seats.all()];
+    expect(new Set(seats.map((s) => s.status))).toEqual(new Set(['pending', 'claimed', 'revoked']));
+    for (const seat of seats) {
+      expect(store.subscriptions.get(seat.subscription_id!)!.seats).not.toBeNull();
+      expect(seat.invitation_token_digest !== null).toBe(seat.status === 'pending');
+      if (seat.status === 'claimed') expect(store.members.get(seat.member_id!)!.customer_id).toBe(seat.customer_id);
+    }
+  });
+
+  it.each(['a', 'b'] as const)('has files of every service, uploaded and not, and webhook endpoints enabled and disabled in organization %s', (org) => {
+    const files = store.files.inOrganization(organizations[org]);
+    expect(new Set(files.map((x) => x.service))).toEqual(new Set(['downloadable', 'product_media', 'organization_avatar', 'support_case_attachment']));
+    expect(new Set(files.map((x) => x.is_uploaded))).toEqual(new Set([true, false]));
+    for (const file of files) expect(file.checksum_sha256_hex === null).toBe(!file.is_uploaded);
+    const endpoints = store.webhookEndpoints.inOrganization(organizations[org]);
+    expect(new Set(endpoints.map((w) => w.enabled))).toEqual(new Set([true, false]));
+    for (const endpoint of endpoints) {
+      expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+      expect(endpoint.events.length).toBeGreaterThan(0);
+    }
+    expect(store.oauthClients.inOrganization(organizations[org])).toHaveLength(1);
+  });
+
+  it('lists product media files among the files, as the same records', () => {
+    for (const media of store.medias.all()) expect(store.files.get(media.id)).toBe(media);
+  });
+
+  it('has some files flagged as malicious, most not', () => {
+    const files = [...store.files.all()];
+    const flagged = files.filter((x) => x.flagged_malicious_at !== null).length;
+    expect(flagged).toBeGreaterThan(0);
+    expect(flagged).toBeLessThan(files.length / 10);
+    expect(orders.length).toBeGreaterThan(200);
   });
 });

@@ -1,10 +1,13 @@
 /**
  * Handlers of the product operations.
- * @see shared/api-description.md, Endpoints (GET /v1/products/)
+ * @see shared/api-description.md, Endpoints (GET /v1/products/; POST /v1/products/{id}/benefits)
  */
 import type { OperationHandler } from '../../handler-types.js';
 import { listParamsOf, listReply } from '../../listing.js';
+import { validationReply } from '../../replies.js';
 import type { ProductVisibility } from '../../store.js';
+import { findOwned, notFound } from '../../tenancy.js';
+import { replaceBenefits } from './benefits.js';
 import { listProducts, type ProductFilter } from './list.js';
 import { serializeProduct } from './serializer.js';
 
@@ -26,4 +29,25 @@ export const listProductsHandler: OperationHandler = (ctx) => {
   const omitIsArchived = ctx.faults.has('missing_field');
   const items = page.items.map((product) => serializeProduct(ctx, product, { omitIsArchived }));
   return listReply(items, page.totalCount, params.limit, ctx.faults);
+};
+
+/**
+ * `products:update_benefits`: 200 with the product and its new benefits; 404 for an unknown or
+ * foreign product; 422 at `["body", "benefits", i]` for each benefit it cannot grant (nothing changes).
+ */
+export const updateProductBenefitsHandler: OperationHandler = (ctx) => {
+  const id = ctx.pathParams.id!;
+  const product = findOwned(ctx.store.products, id, ctx.principal, ctx.faults);
+  if (!product) return notFound('Product', id);
+  const { benefits } = ctx.body as { benefits: string[] };
+  const replaced = replaceBenefits(ctx, product, benefits);
+  if (!replaced.ok) {
+    return validationReply(replaced.error.map(({ index, id: benefitId }) => ({
+      loc: ['body', 'benefits', index],
+      msg: 'Benefit does not exist in the product\'s organization.',
+      type: 'value_error',
+      input: benefitId,
+    })));
+  }
+  return { status: 200, body: serializeProduct(ctx, replaced.value) };
 };

@@ -46,7 +46,8 @@ export function serializeBenefit(ctx: RenderContext, benefit: BenefitRecord): Js
   };
 }
 
-function readableSize(bytes: number): string {
+/** A size for people: `512 B`, `597.3 KB`, `2.1 MB`. */
+export function readableSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 ** 2).toFixed(1)} MB`;

@@ -3,32 +3,9 @@
  * @see shared/api-description.md, Subscription; Customer
  */
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
-import type { CustomerRecord, DiscountRecord, MeterRecord, SubscriptionRecord } from '../../store.js';
+import type { DiscountRecord, MeterRecord, SubscriptionRecord } from '../../store.js';
+import { serializeCustomer } from '../customers/serializer.js';
 import { serializePrice, serializeProduct, type Json } from '../products/serializer.js';
-
-/** A customer. @see shared/api-description.md, Customer */
-export function serializeCustomer(ctx: RenderContext, customer: CustomerRecord): Json {
-  return {
-    id: customer.id,
-    created_at: ts(ctx, customer.created_at),
-    modified_at: nullableTs(ctx, customer.modified_at),
-    metadata: { ...customer.metadata },
-    email_verified: customer.email_verified,
-    type: customer.type,
-    name: customer.name,
-    billing_name: customer.billing_name,
-    billing_address: customer.billing_address && { ...customer.billing_address },
-    tax_id: customer.tax_id,
-    organization_id: customer.organization_id,
-    deleted_at: nullableTs(ctx, customer.deleted_at),
-    first_user_event_at: nullableTs(ctx, customer.first_user_event_at),
-    avatar_url: customer.avatar_url,
-    external_id: customer.external_id,
-    email: customer.email,
-    locale: customer.locale,
-    default_payment_method_id: customer.default_payment_method_id,
-  };
-}
 
 /** A discount (its internal product restriction is not shown). @see shared/api-description.md, Subscription (Discount) */
 export function serializeDiscount(ctx: RenderContext, discount: DiscountRecord): Json {

@@ -144,14 +144,18 @@ describe('products:list', () => {
     });
   });
 
-  it('products referenced by a subscription are not deletable, others are', async () => {
+  it('products referenced by an order, a subscription or a discount are not deletable, others are', async () => {
     const { items } = await server.all('/v1/products/');
+    const { store } = server;
     for (const item of items) {
-      const referenced = server.store.subscriptions.lookup('product_id', item.id).length > 0 || server.store.discounts.lookup('product_id', item.id).length > 0;
+      const referenced = [store.subscriptions, store.orders, store.discounts].some((collection) => collection.lookup('product_id', item.id).length > 0);
       expect(item.is_deletable, item.id).toBe(!referenced);
     }
     expect(items.some((item) => item.is_deletable)).toBe(true);
     expect(items.some((item) => !item.is_deletable)).toBe(true);
+    const orderedOnly = items.filter((item) => store.orders.lookup('product_id', item.id).length > 0 && store.subscriptions.lookup('product_id', item.id).length === 0);
+    expect(orderedOnly.length).toBeGreaterThan(0);
+    expect(orderedOnly.every((item) => item.is_deletable === false)).toBe(true);
   });
 });
 

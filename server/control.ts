@@ -1,0 +1,219 @@
+/**
+ * The control API of the reference server: the state changes no public operation can trigger
+ * (an order's processing completing, an invitation being sent, a user authorizing a client, time
+ * passing) and a reset. Importable for in-process use (each function takes the server's
+ * {@link ControlEnvironment}; {@link createControl} binds them), and served over HTTP under
+ * `/__control/` (POST with JSON bodies, snake_case fields as in the functions' inputs), which is
+ * not part of the API and is switched off with the build option `control: false`.
+ * @see shared/design.md, Targets and configuration (target adapter); Reference server (Control API)
+ */
+import type { FastifyInstance } from 'fastify';
+import { InvalidJsonBody } from './body.js';
+import type { DemoData } from './demo-data.js';
+import type { MachineContext } from './events.js';
+import { send } from './http.js';
+import { errorReply, type Reply } from './replies.js';
+import { createSeatInvitation as inviteToSeat, type SeatInvitationInput } from './resources/customer-seats/claim.js';
+import { serializeSeat } from './resources/customer-seats/serializer.js';
+import { mintAuthorizationCode as mintCode, type AuthorizationCodeInput, type MintedCode } from './resources/oauth2/grants.js';
+import { draftOrder, nextInvoiceNumber } from './resources/orders/create.js';
+import { createOrder as insertOrder, fireOrderTransition } from './resources/orders/machine.js';
+import { serializeOrder } from './resources/orders/serializer.js';
+import type { Json } from './resources/products/serializer.js';
+import { fail, ok, type Result } from './result.js';
+import { newId, nowTimestamp, type EventRecord } from './store.js';
+
+/** What the control functions act on: the server's store, version and faults, and its demo data. */
+export interface ControlEnvironment extends MachineContext {
+  /** The demo data of the current seeding (the same ids after every reset). */
+  demo(): DemoData;
+  /** Empties the store and seeds it again (demo data and demo tokens). */
+  reseed(): DemoData;
+}
+
+/** Why a control function refused: NOT_FOUND (404 over HTTP), INVALID (400), CONFLICT (409). */
+export interface ControlError {
+  code: 'NOT_FOUND' | 'INVALID' | 'CONFLICT';
+  message: string;
+}
+
+/** What {@link createOrder} needs; every field has a default. */
+export interface CreateOrderInput {
+  /** Default: the portal customer (fixture customer_id). */
+  customer_id?: string;
+  /** Default: the first one-time product of the customer's organization that is not archived. */
+  product_id?: string;
+  /** Whether the order comes from a checkout (emits checkout.created first); default true. */
+  checkout?: boolean;
+  /** Seats, for a seat-based price; default 1. */
+  seats?: number;
+}
+
+/** Tax rate of orders the control API creates, in basis points (20 %). */
+export const CONTROL_ORDER_TAX_BASIS_POINTS = 2000;
+
+/**
+ * Completes an order's processing: pending to paid, emitting order.updated and order.paid.
+ * @returns the order as the API shows it, NOT_FOUND, or CONFLICT when it is not pending
+ * @see shared/api-description.md, States and transitions
+ */
+export function completeOrder(env: ControlEnvironment, orderId: string): Result<Json, ControlError> {
+  const order = env.store.orders.get(orderId.toLowerCase());
+  if (!order) return fail({ code: 'NOT_FOUND', message: `Order ${orderId} not found.` });
+  const fired = fireOrderTransition(env, order, 'complete');
+  if (!fired.ok) return fail({ code: 'CONFLICT', message: `Order ${orderId} is ${fired.error.from}; only a pending order can complete.` });
+  return ok(serializeOrder(env, fired.value));
+}
+
+/**
+ * Creates a pending order (as a checkout does), emitting checkout.created (unless `checkout` is
+ * false) and order.created. Its invoice is not generated.
+ * @returns the order as the API shows it, NOT_FOUND (customer, product) or INVALID
+ */
+export function createOrder(env: ControlEnvironment, input: CreateOrderInput = {}): Result<Json, ControlError> {
+  const { store } = env;
+  const customerId = (input.customer_id ?? env.demo().portal.customerId).toLowerCase();
+  const customer = store.customers.get(customerId);
+  if (!customer || customer.deleted_at !== null) return fail({ code: 'NOT_FOUND', message: `Customer ${customerId} not found.` });
+  const product =
+    input.product_id !== undefined
+      ? store.products.get(input.product_id.toLowerCase())
+      : store.products.inOrganization(customer.organization_id).find((p) => p.recurring_interval === null && !p.is_archived);
+  if (!product) return fail({ code: 'NOT_FOUND', message: `Product ${input.product_id ?? '(one-time)'} not found.` });
+  if (product.organization_id !== customer.organization_id) return fail({ code: 'INVALID', message: 'The product and the customer belong to different organizations.' });
+  if (input.seats !== undefined && (!Number.isInteger(input.seats) || input.seats < 1)) return fail({ code: 'INVALID', message: 'seats must be a positive integer.' });
+  const order = draftOrder(store, {
+    id: newId(store),
+    itemIds: product.price_ids.map(() => newId(store)),
+    product,
+    customerId: customer.id,
+    subscriptionId: null,
+    discount: null,
+    checkoutId: input.checkout === false ? null : newId(store),
+    billingReason: 'purchase',
+    seats: input.seats ?? null,
+    taxBasisPoints: CONTROL_ORDER_TAX_BASIS_POINTS,
+    createdAt: nowTimestamp(store),
+    billingName: customer.billing_name ?? customer.name,
+    billingAddress: customer.billing_address,
+    invoiceNumber: nextInvoiceNumber(store, customer.organization_id),
+  });
+  return ok(serializeOrder(env, insertOrder(env, order)));
+}
+
+/**
+ * Sends a seat invitation: a new pending seat on a seat-based subscription and its token.
+ * @returns the seat as the API shows it and the invitation token, or why not
+ */
+export function createSeatInvitation(env: ControlEnvironment, input: SeatInvitationInput = {}): Result<{ seat: Json; invitation_token: string }, ControlError> {
+  const invited = inviteToSeat(env, input);
+  if (!invited.ok) return fail(invited.error);
+  return ok({ seat: serializeSeat(env, invited.value.seat), invitation_token: invited.value.invitationToken });
+}
+
+/**
+ * Mints an authorization code for a client, as if its user had just authorized it.
+ * @returns the code and what it is bound to, or NOT_FOUND (client) / INVALID
+ */
+export function mintAuthorizationCode(env: ControlEnvironment, input: AuthorizationCodeInput = {}): Result<MintedCode, ControlError> {
+  const demo = env.demo();
+  return mintCode(env.store, { clientId: demo.oauthClients.a.clientId, userId: demo.userId }, input);
+}
+
+/**
+ * Moves the server's clock forward (tokens, codes, invitations and presigned URLs expire by it).
+ * @param ms milliseconds, a non-negative finite number
+ * @returns the new current time (ISO 8601), or INVALID
+ */
+export function advanceClock(env: ControlEnvironment, ms: number): Result<{ now: string }, ControlError> {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return fail({ code: 'INVALID', message: 'ms must be a non-negative number of milliseconds.' });
+  env.store.clockOffsetMs += ms;
+  return ok({ now: nowTimestamp(env.store) });
+}
+
+/** Restores the demo state of the seed: the same records, ids, tokens and fixtures as at start; the clock offset is 0 again. */
+export function reset(env: ControlEnvironment): { fixtures: Record<string, string> } {
+  return { fixtures: env.reseed().fixtures };
+}
+
+/** The event log, oldest first, optionally of one event type. */
+export function listEvents(env: ControlEnvironment, type?: string): EventRecord[] {
+  return env.store.events.filter((event) => type === undefined || event.type === type);
+}
+
+/** The control functions bound to one server. */
+export interface ReferenceControl {
+  completeOrder(orderId: string): Result<Json, ControlError>;
+  createOrder(input?: CreateOrderInput): Result<Json, ControlError>;
+  createSeatInvitation(input?: SeatInvitationInput): Result<{ seat: Json; invitation_token: string }, ControlError>;
+  mintAuthorizationCode(input?: AuthorizationCodeInput): Result<MintedCode, ControlError>;
+  advanceClock(ms: number): Result<{ now: string }, ControlError>;
+  reset(): { fixtures: Record<string, string> };
+  events(type?: string): EventRecord[];
+}
+
+/** Binds the control functions to a server's environment. */
+export function createControl(env: ControlEnvironment): ReferenceControl {
+  return {
+    completeOrder: (orderId) => completeOrder(env, orderId),
+    createOrder: (input) => createOrder(env, input),
+    createSeatInvitation: (input) => createSeatInvitation(env, input),
+    mintAuthorizationCode: (input) => mintAuthorizationCode(env, input),
+    advanceClock: (ms) => advanceClock(env, ms),
+    reset: () => reset(env),
+    events: (type) => listEvents(env, type),
+  };
+}
+
+const STATUS: Record<ControlError['code'], number> = { NOT_FOUND: 404, INVALID: 400, CONFLICT: 409 };
+
+function answer<T>(result: Result<T, ControlError>, status = 200): Reply {
+  return result.ok ? { status, body: result.value } : errorReply(STATUS[result.error.code], result.error.message);
+}
+
+/** JSON types of the fields of a control body (`string|null` allows either). */
+type FieldTypes = Record<string, string>;
+
+function jsonObject(body: unknown, fields: FieldTypes): Result<Record<string, unknown>, ControlError> {
+  if (body === undefined) return ok({});
+  if (body instanceof InvalidJsonBody || body === null || typeof body !== 'object' || Array.isArray(body)) return fail({ code: 'INVALID', message: 'The body must be a JSON object.' });
+  const object = body as Record<string, unknown>;
+  for (const [name, types] of Object.entries(fields)) {
+    const value = object[name];
+    if (value === undefined) continue;
+    const type = value === null ? 'null' : typeof value;
+    if (!types.split('|').includes(type)) return fail({ code: 'INVALID', message: `${name} must be ${types.replace('|', ' or ')}.` });
+  }
+  return ok(Object.fromEntries(Object.keys(fields).filter((name) => object[name] !== undefined).map((name) => [name, object[name]])));
+}
+
+/**
+ * Serves the control functions: `POST /__control/reset`, `POST /__control/clock/advance {ms}`,
+ * `POST /__control/orders {customer_id?, product_id?, checkout?, seats?}` (201),
+ * `POST /__control/orders/:id/complete`, `POST /__control/seat-invitations {subscription_id?,
+ * email?, expires_in_seconds?}` (201), `POST /__control/authorization-codes {client_id?,
+ * redirect_uri?, scope?, subject_type?, subject_id?, nonce?, expires_in_seconds?}` (201) and
+ * `GET /__control/events?type=`. Errors are `{error, detail}` with 400, 404 or 409.
+ */
+export function registerControlRoutes(app: FastifyInstance, control: ReferenceControl): void {
+  const route = (url: string, fields: FieldTypes, run: (body: Record<string, unknown>, params: Record<string, string>) => Reply) => {
+    app.post(url, async (request, reply) => {
+      const body = jsonObject(request.body, fields);
+      return send(reply, body.ok ? run(body.value, request.params as Record<string, string>) : answer(body));
+    });
+  };
+  route('/__control/reset', {}, () => ({ status: 200, body: control.reset() }));
+  route('/__control/clock/advance', { ms: 'number' }, (body) => answer(control.advanceClock(body.ms as number)));
+  route('/__control/orders', { customer_id: 'string', product_id: 'string', checkout: 'boolean', seats: 'number' }, (body) => answer(control.createOrder(body as CreateOrderInput), 201));
+  route('/__control/orders/:id/complete', {}, (_body, params) => answer(control.completeOrder(params.id!)));
+  route('/__control/seat-invitations', { subscription_id: 'string', email: 'string', expires_in_seconds: 'number' }, (body) => answer(control.createSeatInvitation(body as SeatInvitationInput), 201));
+  route(
+    '/__control/authorization-codes',
+    { client_id: 'string', redirect_uri: 'string|null', scope: 'string', subject_type: 'string', subject_id: 'string', nonce: 'string', expires_in_seconds: 'number' },
+    (body) => answer(control.mintAuthorizationCode(body as AuthorizationCodeInput), 201),
+  );
+  app.get('/__control/events', async (request, reply) => {
+    const type = (request.query as Record<string, unknown>).type;
+    return send(reply, { status: 200, body: { items: control.events(typeof type === 'string' ? type : undefined) } });
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * Keys of one reference server instance, generated at start and independent of the seed: the
+ * HMAC key of the URLs the reference serves itself (upload parts, receipts, invoices) and the
+ * ES256 key pair that signs OpenID Connect ID tokens.
+ * @see shared/design.md, Reference server (OAuth 2.0; Files)
+ */
+import { randomBytes } from 'node:crypto';
+import { exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
+
+/** The signing algorithm of ID tokens. @see RFC 7518 section 3.4 */
+export const ID_TOKEN_ALGORITHM = 'ES256';
+
+/** Keys of a server instance. */
+export interface ServerKeys {
+  /** 32 random bytes keying the HMAC-SHA256 signatures of presigned URLs. */
+  urlSigning: Buffer;
+  /** ID token signing key (ES256), its public JWK (with kid, alg and use) and key id. */
+  idToken: { privateKey: CryptoKey; publicJwk: JWK; kid: string };
+}
+
+/** Generates the keys of a new server instance. */
+export async function generateServerKeys(): Promise<ServerKeys> {
+  const { privateKey, publicKey } = await generateKeyPair(ID_TOKEN_ALGORITHM);
+  const kid = randomBytes(8).toString('hex');
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ID_TOKEN_ALGORITHM, use: 'sig' };
+  return { urlSigning: randomBytes(32), idToken: { privateKey, publicJwk, kid } };
+}

@@ -1,0 +1,47 @@
+/**
+ * Handlers of the customer portal operations: a customer_session or member_session token sees and
+ * changes only its own customer's license keys and orders; another customer's order is answered
+ * like a missing one (404). A member session acts for the member's customer.
+ * @see shared/api-description.md, Endpoints (GET /v1/customer-portal/license-keys/; portal invoices and order update); Authentication
+ */
+import type { HandlerContext, OperationHandler } from '../../handler-types.js';
+import { listParamsOf, listReply } from '../../listing.js';
+import { findOwned, findPortalOwned, notFound } from '../../tenancy.js';
+import { listLicenseKeys } from '../license-keys/list.js';
+import { serializeLicenseKey } from '../license-keys/serializer.js';
+import { generateInvoiceReply, invoiceReply, updateBillingReply } from '../orders/operations.js';
+
+/**
+ * `customer_portal:license_keys:list`: a page of the session customer's license keys (200); a
+ * benefit_id naming no benefit of the customer's organization is 404 ResourceNotFound.
+ */
+export const listPortalLicenseKeysHandler: OperationHandler = (ctx) => {
+  const benefitId = ctx.query.values.benefit_id as string | null | undefined;
+  if (benefitId != null && !findOwned(ctx.store.benefits, benefitId, ctx.principal, ctx.faults)) return notFound('Benefit', benefitId);
+  const params = listParamsOf(ctx.query);
+  const customerId = ctx.faults.has('portal_isolation_broken') ? undefined : ctx.principal!.customerId;
+  const page = listLicenseKeys(ctx.store, ctx.principal!.organizationIds, customerId, benefitId ?? undefined, params, ctx.faults, ctx.requestNumber);
+  return listReply(page.items.map((key) => serializeLicenseKey(ctx, key)), page.totalCount, params.limit, ctx.faults);
+};
+
+function portalOrder(ctx: HandlerContext) {
+  return findPortalOwned(ctx.store.orders, ctx.pathParams.id!, ctx.principal, ctx.faults);
+}
+
+/** `customer_portal:orders:update`: as orders:update, for the session customer's own orders. */
+export const updatePortalOrderHandler: OperationHandler = (ctx) => {
+  const order = portalOrder(ctx);
+  return order ? updateBillingReply(ctx, order) : notFound('Order', ctx.pathParams.id!);
+};
+
+/** `customer_portal:orders:generate_invoice`: as orders:generate_invoice, for the session customer's own orders. */
+export const generatePortalInvoiceHandler: OperationHandler = (ctx) => {
+  const order = portalOrder(ctx);
+  return order ? generateInvoiceReply(ctx, order) : notFound('Order', ctx.pathParams.id!);
+};
+
+/** `customer_portal:orders:get_invoice`: as orders:get_invoice, for the session customer's own orders. */
+export const getPortalInvoiceHandler: OperationHandler = (ctx) => {
+  const order = portalOrder(ctx);
+  return order ? invoiceReply(ctx, order, `/v1/customer-portal/orders/${order.id}/invoice`) : notFound('Order', ctx.pathParams.id!);
+};

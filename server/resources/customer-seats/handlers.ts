@@ -1,0 +1,27 @@
+/**
+ * Handlers of the customer seat operations.
+ * @see shared/api-description.md, Endpoints (POST /v1/customer-seats/claim)
+ */
+import type { OperationHandler } from '../../handler-types.js';
+import { validationReply } from '../../replies.js';
+import { claimSeat } from './claim.js';
+import { serializeSeat } from './serializer.js';
+
+/**
+ * `customer_seats:claim` (no credentials: the invitation token is one): 200 `{seat,
+ * customer_session_token}`; 422 at `["body", "invitation_token"]` for an unknown, used or expired token.
+ */
+export const claimSeatHandler: OperationHandler = (ctx) => {
+  const { invitation_token: token } = ctx.body as { invitation_token: string };
+  const claimed = claimSeat(ctx, token);
+  if (!claimed.ok) {
+    const expired = claimed.error.code === 'INVITATION_EXPIRED';
+    // The token is a secret: it is not echoed back as the entry's input.
+    return validationReply([{
+      loc: ['body', 'invitation_token'],
+      msg: expired ? 'The invitation has expired.' : 'The invitation token is invalid or has already been used.',
+      type: expired ? 'invitation_expired' : 'invitation_invalid',
+    }]);
+  }
+  return { status: 200, body: { seat: serializeSeat(ctx, claimed.value.seat), customer_session_token: claimed.value.customerSessionToken } };
+};

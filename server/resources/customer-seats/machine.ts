@@ -1,0 +1,46 @@
+/**
+ * The customer seat state machine: a seat is pending with an invitation until it is claimed with
+ * the invitation token; a pending or claimed seat can be revoked (when its subscription ends).
+ * The invitation token stops working at either transition.
+ * @see shared/api-description.md, Customer seat; Endpoints (POST /v1/customer-seats/claim)
+ */
+import { emitEvent, type MachineContext } from '../../events.js';
+import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import { fail, ok, type Result } from '../../result.js';
+import { nowTimestamp, type SeatRecord, type SeatStatus } from '../../store.js';
+import { serializeSeat } from './serializer.js';
+
+/** Transitions of a seat. */
+export const SEAT_TRANSITIONS = {
+  claim: { from: ['pending'], to: 'claimed', events: ['customer_seat.claimed'] },
+  revoke: { from: ['pending', 'claimed'], to: 'revoked', events: ['customer_seat.revoked'] },
+} as const satisfies TransitionTable<SeatStatus, 'claim' | 'revoke'>;
+
+/** A transition name of {@link SEAT_TRANSITIONS}. */
+export type SeatTransition = keyof typeof SEAT_TRANSITIONS;
+
+/**
+ * Fires a seat transition: `claim` sets claimed_at and the member, `revoke` sets revoked_at; both
+ * void the invitation token.
+ * @param memberId the member claiming the seat (`claim` only)
+ * @param faults `invitation_token_reusable` keeps the token valid after a claim
+ * @returns the seat, or the refusal when its status does not allow the transition
+ */
+export function fireSeatTransition(ctx: MachineContext, seat: SeatRecord, name: SeatTransition, memberId?: string): Result<SeatRecord, TransitionRefused<SeatStatus>> {
+  const planned = planTransition<SeatStatus, SeatTransition>(SEAT_TRANSITIONS, name, seat.status);
+  if (!planned.ok) return fail(planned.error);
+  const at = nowTimestamp(ctx.store);
+  seat.status = planned.value.to;
+  seat.modified_at = at;
+  if (name === 'claim') {
+    seat.claimed_at = at;
+    seat.member_id = memberId ?? null;
+    if (!ctx.faults.has('invitation_token_reusable')) seat.invitation_token_digest = null;
+  } else {
+    seat.revoked_at = at;
+    seat.invitation_token_digest = null;
+  }
+  const data = serializeSeat(ctx, seat);
+  for (const type of planned.value.events) emitEvent(ctx.store, type, data);
+  return ok(seat);
+}

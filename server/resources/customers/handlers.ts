@@ -1,0 +1,46 @@
+/**
+ * Handlers of the customer operations. A deleted customer, like one of another organization, is
+ * answered like a missing one (404 ResourceNotFound).
+ * Deletion answers 200 with the deleted customer (deleted_at set, anonymized when asked); the API
+ * description allows 200 or 204.
+ * @see shared/api-description.md, Endpoints (GET /v1/customers/{id}/payment-methods; DELETE /v1/customers/external/{external_id})
+ */
+import type { OperationHandler } from '../../handler-types.js';
+import { listParamsOf, listRecords, listReply } from '../../listing.js';
+import type { CustomerRecord, PaymentMethodRecord } from '../../store.js';
+import { findOwned, notFound } from '../../tenancy.js';
+import { deleteCustomer } from './delete.js';
+import { serializeCustomer, serializePaymentMethod } from './serializer.js';
+
+/** `customers:list_payment_methods`: a page of the customer's payment methods, newest first (200); 404 for an unknown, foreign or deleted customer. */
+export const listPaymentMethodsHandler: OperationHandler = (ctx) => {
+  const id = ctx.pathParams.id!;
+  const customer = findOwned(ctx.store.customers, id, ctx.principal, ctx.faults);
+  if (!customer || customer.deleted_at !== null) return notFound('Customer', id);
+  const params = listParamsOf(ctx.query);
+  const page = listRecords<PaymentMethodRecord>(
+    {
+      collection: ctx.store.paymentMethods,
+      organizationIds: [customer.organization_id],
+      keys: { created_at: (method) => method.created_at },
+      defaultSorting: [{ key: 'created_at', descending: true }],
+      filter: (method) => method.customer_id === customer.id,
+    },
+    params,
+    ctx.faults,
+    ctx.requestNumber,
+  );
+  return listReply(page.items.map((method) => serializePaymentMethod(ctx, method)), page.totalCount, params.limit, ctx.faults);
+};
+
+/** `customers:delete_external`: 200 with the deleted customer; 404 when no live customer of the caller has this external id. */
+export const deleteExternalCustomerHandler: OperationHandler = (ctx) => {
+  const externalId = ctx.pathParams.external_id!;
+  const customer = ctx.store.customers
+    .lookup('external_id', externalId)
+    .find((candidate: CustomerRecord) => candidate.deleted_at === null && findOwned(ctx.store.customers, candidate.id, ctx.principal, ctx.faults) !== undefined);
+  if (!customer) return notFound('Customer with external id', externalId);
+  const deleted = deleteCustomer(ctx, customer, { anonymize: ctx.query.values.anonymize === true });
+  if (!deleted.ok) return notFound('Customer with external id', externalId);
+  return { status: 200, body: serializeCustomer(ctx, deleted.value) };
+};

@@ -1,0 +1,41 @@
+/**
+ * The customer's lifecycle as a state machine: active until deleted (deleted_at set). Deleting
+ * emits customer.deleted with the customer as it was left (anonymized when asked).
+ * @see shared/api-description.md, Customer (deleted_at); Endpoints (DELETE /v1/customers/external/{external_id})
+ */
+import { emitEvent, type MachineContext } from '../../events.js';
+import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import { fail, ok, type Result } from '../../result.js';
+import { nowTimestamp, type CustomerRecord } from '../../store.js';
+import { serializeCustomer } from './serializer.js';
+
+/** A customer's state: `deleted` once deleted_at is set. */
+export type CustomerState = 'active' | 'deleted';
+
+/** Transitions of a customer. */
+export const CUSTOMER_TRANSITIONS = {
+  delete: { from: ['active'], to: 'deleted', events: ['customer.deleted'] },
+} as const satisfies TransitionTable<CustomerState, 'delete'>;
+
+/** A transition name of {@link CUSTOMER_TRANSITIONS}. */
+export type CustomerTransition = keyof typeof CUSTOMER_TRANSITIONS;
+
+/** The state of a customer record. */
+export function customerState(customer: CustomerRecord): CustomerState {
+  return customer.deleted_at === null ? 'active' : 'deleted';
+}
+
+/**
+ * Fires a customer transition (`delete` sets deleted_at and modified_at) and emits its events.
+ * @returns the customer, or the refusal when it is already deleted
+ */
+export function fireCustomerTransition(ctx: MachineContext, customer: CustomerRecord, name: CustomerTransition): Result<CustomerRecord, TransitionRefused<CustomerState>> {
+  const planned = planTransition<CustomerState, CustomerTransition>(CUSTOMER_TRANSITIONS, name, customerState(customer));
+  if (!planned.ok) return fail(planned.error);
+  const at = nowTimestamp(ctx.store);
+  customer.deleted_at = at;
+  customer.modified_at = at;
+  const data = serializeCustomer(ctx, customer);
+  for (const type of planned.value.events) emitEvent(ctx.store, type, data);
+  return ok(customer);
+}

@@ -1,0 +1,45 @@
+/**
+ * Customers and their payment methods as the API answers them.
+ * @see shared/api-description.md, Customer; Customer payment method
+ */
+import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
+import type { CustomerRecord, PaymentMethodRecord } from '../../store.js';
+import type { Json } from '../products/serializer.js';
+
+/** A customer; a deleted one carries its deleted_at. @see shared/api-description.md, Customer */
+export function serializeCustomer(ctx: RenderContext, customer: CustomerRecord): Json {
+  return {
+    id: customer.id,
+    created_at: ts(ctx, customer.created_at),
+    modified_at: nullableTs(ctx, customer.modified_at),
+    metadata: { ...customer.metadata },
+    email_verified: customer.email_verified,
+    type: customer.type,
+    name: customer.name,
+    billing_name: customer.billing_name,
+    billing_address: customer.billing_address && { ...customer.billing_address },
+    tax_id: customer.tax_id,
+    organization_id: customer.organization_id,
+    deleted_at: nullableTs(ctx, customer.deleted_at),
+    first_user_event_at: nullableTs(ctx, customer.first_user_event_at),
+    avatar_url: customer.avatar_url,
+    external_id: customer.external_id,
+    email: customer.email,
+    locale: customer.locale,
+    default_payment_method_id: customer.default_payment_method_id,
+  };
+}
+
+/** A payment method; is_default when it is its customer's default_payment_method_id. @see shared/api-description.md, Customer payment method */
+export function serializePaymentMethod(ctx: RenderContext, method: PaymentMethodRecord): Json {
+  return {
+    id: method.id,
+    created_at: ts(ctx, method.created_at),
+    modified_at: nullableTs(ctx, method.modified_at),
+    processor: method.processor,
+    customer_id: method.customer_id,
+    type: method.type,
+    method_metadata: { ...method.method_metadata },
+    is_default: ctx.store.customers.get(method.customer_id)?.default_payment_method_id === method.id,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The file state machine: a file is created not uploaded and becomes uploaded when the last of its
+ * parts arrives, with its checksums set. No event is emitted (the API description names none).
+ * @see shared/design.md, Reference server (State machines: file not uploaded -> uploaded)
+ */
+import { emitEvent, type MachineContext } from '../../events.js';
+import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import { fail, ok, type Result } from '../../result.js';
+import { nowTimestamp, type FileRecord } from '../../store.js';
+
+/** A file's state: `uploaded` once is_uploaded is true. */
+export type FileState = 'pending' | 'uploaded';
+
+/** Transitions of a file. */
+export const FILE_TRANSITIONS = {
+  complete_upload: { from: ['pending'], to: 'uploaded', events: [] },
+} as const satisfies TransitionTable<FileState, 'complete_upload'>;
+
+/** A transition name of {@link FILE_TRANSITIONS}. */
+export type FileTransition = keyof typeof FILE_TRANSITIONS;
+
+/** The checksums of a completed upload. */
+export interface UploadedContent {
+  sha256: Buffer;
+  /** S3-style multipart ETag, quoted (`"<md5 of the part md5s>-<parts>"`). */
+  etag: string;
+  storageVersion: string;
+}
+
+/** The state of a file record. */
+export function fileState(file: FileRecord): FileState {
+  return file.is_uploaded ? 'uploaded' : 'pending';
+}
+
+/**
+ * Fires a file transition; `complete_upload` sets is_uploaded, the checksums, storage_version and
+ * last_modified_at.
+ * @returns the file, or the refusal when it is already uploaded
+ */
+export function fireFileTransition(ctx: MachineContext, file: FileRecord, name: FileTransition, content: UploadedContent): Result<FileRecord, TransitionRefused<FileState>> {
+  const planned = planTransition<FileState, FileTransition>(FILE_TRANSITIONS, name, fileState(file));
+  if (!planned.ok) return fail(planned.error);
+  const at = nowTimestamp(ctx.store);
+  Object.assign(file, {
+    is_uploaded: true,
+    checksum_sha256_base64: content.sha256.toString('base64'),
+    checksum_sha256_hex: content.sha256.toString('hex'),
+    checksum_etag: content.etag,
+    storage_version: content.storageVersion,
+    last_modified_at: at,
+    modified_at: at,
+  } satisfies Partial<FileRecord>);
+  for (const type of planned.value.events as readonly string[]) emitEvent(ctx.store, type, { id: file.id });
+  return ok(file);
+}

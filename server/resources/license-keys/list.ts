@@ -1,0 +1,33 @@
+/**
+ * The customer portal's license key list: the session customer's keys, newest first.
+ * @see shared/api-description.md, Endpoints (GET /v1/customer-portal/license-keys/)
+ */
+import type { FaultSet } from '../../faults.js';
+import { listRecords, type ListParams, type RecordPage, type SortCriterion } from '../../listing.js';
+import type { LicenseKeyRecord, Store } from '../../store.js';
+
+/** Default order: newest first, ties by id. */
+export const LICENSE_KEY_DEFAULT_SORTING: readonly SortCriterion[] = [{ key: 'created_at', descending: true }];
+
+/**
+ * One page of a customer's license keys.
+ * @param customerId the session's customer; undefined lists every customer's keys (the `portal_isolation_broken` fault)
+ * @param benefitId only keys of this benefit, when given
+ */
+export function listLicenseKeys(store: Store, organizationIds: readonly string[], customerId: string | undefined, benefitId: string | undefined, params: ListParams, faults: FaultSet, requestNumber: number): RecordPage<LicenseKeyRecord> {
+  const tests: ((key: LicenseKeyRecord) => boolean)[] = [];
+  if (customerId !== undefined) tests.push((key) => key.customer_id === customerId);
+  if (benefitId !== undefined) tests.push((key) => key.benefit_id === benefitId);
+  return listRecords(
+    {
+      collection: store.licenseKeys,
+      organizationIds,
+      keys: { created_at: (key) => key.created_at },
+      defaultSorting: LICENSE_KEY_DEFAULT_SORTING,
+      filter: tests.length === 0 ? undefined : (key) => tests.every((test) => test(key)),
+    },
+    params,
+    faults,
+    requestNumber,
+  );
+}

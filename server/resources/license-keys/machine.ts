@@ -1,0 +1,33 @@
+/**
+ * The license key state machine: a key is granted by a license_keys benefit and revoked when the
+ * benefit is (for example when its customer is deleted). Revoking emits benefit_grant.revoked.
+ * @see shared/api-description.md, License key (customer portal); Endpoints (DELETE /v1/customers/external/{external_id})
+ */
+import { emitEvent, type MachineContext } from '../../events.js';
+import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import { fail, ok, type Result } from '../../result.js';
+import { nowTimestamp, type LicenseKeyRecord, type LicenseKeyStatus } from '../../store.js';
+
+/** Transitions of a license key. */
+export const LICENSE_KEY_TRANSITIONS = {
+  revoke: { from: ['granted'], to: 'revoked', events: ['benefit_grant.revoked'] },
+} as const satisfies TransitionTable<LicenseKeyStatus, 'revoke'>;
+
+/** A transition name of {@link LICENSE_KEY_TRANSITIONS}. */
+export type LicenseKeyTransition = keyof typeof LICENSE_KEY_TRANSITIONS;
+
+/**
+ * Fires a license key transition and emits its events (data: the grant's benefit, customer and key ids).
+ * @returns the key, or the refusal when its status does not allow the transition
+ */
+export function fireLicenseKeyTransition(ctx: MachineContext, licenseKey: LicenseKeyRecord, name: LicenseKeyTransition): Result<LicenseKeyRecord, TransitionRefused<LicenseKeyStatus>> {
+  const planned = planTransition<LicenseKeyStatus, LicenseKeyTransition>(LICENSE_KEY_TRANSITIONS, name, licenseKey.status);
+  if (!planned.ok) return fail(planned.error);
+  const at = nowTimestamp(ctx.store);
+  licenseKey.status = planned.value.to;
+  licenseKey.modified_at = at;
+  for (const type of planned.value.events) {
+    emitEvent(ctx.store, type, { benefit_id: licenseKey.benefit_id, customer_id: licenseKey.customer_id, license_key_id: licenseKey.id, organization_id: licenseKey.organization_id, revoked_at: at });
+  }
+  return ok(licenseKey);
+}

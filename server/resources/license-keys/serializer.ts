@@ -1,0 +1,36 @@
+/**
+ * License keys as the customer portal answers them: `key` is the secret value (shown to its own
+ * customer), `display_key` its masked form.
+ * @see shared/api-description.md, License key (customer portal)
+ */
+import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
+import type { LicenseKeyRecord } from '../../store.js';
+import { serializeCustomer } from '../customers/serializer.js';
+import type { Json } from '../products/serializer.js';
+
+/** The masked form of a key: `****-` and its last six characters. */
+export function displayKey(key: string): string {
+  return `****-${key.slice(-6)}`;
+}
+
+/** A license key with its customer. @see shared/api-description.md, License key (customer portal) */
+export function serializeLicenseKey(ctx: RenderContext, licenseKey: LicenseKeyRecord): Json {
+  return {
+    id: licenseKey.id,
+    created_at: ts(ctx, licenseKey.created_at),
+    modified_at: nullableTs(ctx, licenseKey.modified_at),
+    organization_id: licenseKey.organization_id,
+    customer_id: licenseKey.customer_id,
+    customer: serializeCustomer(ctx, ctx.store.customers.get(licenseKey.customer_id)!),
+    benefit_id: licenseKey.benefit_id,
+    key: licenseKey.key,
+    display_key: displayKey(licenseKey.key),
+    status: licenseKey.status,
+    limit_activations: licenseKey.limit_activations,
+    usage: licenseKey.usage,
+    limit_usage: licenseKey.limit_usage,
+    validations: licenseKey.validations,
+    last_validated_at: nullableTs(ctx, licenseKey.last_validated_at),
+    expires_at: nullableTs(ctx, licenseKey.expires_at),
+  };
+}

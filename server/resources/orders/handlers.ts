@@ -1,0 +1,37 @@
+/**
+ * Handlers of the order operations of an organization's token.
+ * @see shared/api-description.md, Endpoints (GET /v1/orders/{id}/receipt; invoices and order update)
+ */
+import type { OperationHandler } from '../../handler-types.js';
+import { findOwned, notFound } from '../../tenancy.js';
+import { generateInvoiceReply, invoiceReply, receiptReply, updateBillingReply } from './operations.js';
+
+/** `orders:get_receipt`: 200 `{url}` (presigned receipt PDF) for a paid order; 404 for an unknown, foreign or unpaid order. */
+export const getReceiptHandler: OperationHandler = (ctx) => {
+  const id = ctx.pathParams.id!;
+  const order = findOwned(ctx.store.orders, id, ctx.principal, ctx.faults);
+  if (!order) return notFound('Order', id);
+  if (ctx.faults.has('receipt_5xx')) throw new Error(`receipt of order ${id} failed to render`);
+  return receiptReply(ctx, order);
+};
+
+/** `orders:generate_invoice`: 202 with the order; 404 unknown or foreign; 422 not paid. */
+export const generateInvoiceHandler: OperationHandler = (ctx) => {
+  const id = ctx.pathParams.id!;
+  const order = findOwned(ctx.store.orders, id, ctx.principal, ctx.faults);
+  return order ? generateInvoiceReply(ctx, order) : notFound('Order', id);
+};
+
+/** `orders:get_invoice`: 200 `{url}` (presigned invoice PDF) once generated; 404 before, or for an unknown or foreign order. */
+export const getInvoiceHandler: OperationHandler = (ctx) => {
+  const id = ctx.pathParams.id!;
+  const order = findOwned(ctx.store.orders, id, ctx.principal, ctx.faults);
+  return order ? invoiceReply(ctx, order, `/v1/orders/${id}/invoice`) : notFound('Order', id);
+};
+
+/** `orders:update`: 200 with the order after changing billing_name / billing_address; 404; 422 once invoiced. */
+export const updateOrderHandler: OperationHandler = (ctx) => {
+  const id = ctx.pathParams.id!;
+  const order = findOwned(ctx.store.orders, id, ctx.principal, ctx.faults);
+  return order ? updateBillingReply(ctx, order) : notFound('Order', id);
+};

@@ -1,0 +1,105 @@
+/**
+ * Receipts and invoices of orders. A receipt exists once an order is paid; an invoice exists only
+ * once it has been generated explicitly (never when the order is created), and only for a paid
+ * order. Billing name and address can change until the invoice is generated. Both documents are
+ * PDFs the reference serves itself behind presigned URLs valid for an hour.
+ * @see shared/api-description.md, Endpoints (receipt; invoices, from the change history); Versioning (2025-06-02)
+ */
+import type { MachineContext } from '../../events.js';
+import type { FaultSet } from '../../faults.js';
+import type { ServerKeys } from '../../keys.js';
+import { fail, ok, type Result } from '../../result.js';
+import { presignUrl } from '../../signed-urls.js';
+import { nowTimestamp, type AddressRecord, type OrderRecord } from '../../store.js';
+import { renderPdf } from './pdf.js';
+
+/** How long a receipt or invoice URL works, in milliseconds. */
+export const DOCUMENT_URL_TTL_MS = 60 * 60 * 1000;
+
+/** The two documents of an order the reference serves. */
+export type OrderDocument = 'receipt' | 'invoice';
+
+/** The path of an order's document (`/__receipts/<id>.pdf`, `/__invoices/<id>.pdf`). */
+export function documentPath(kind: OrderDocument, orderId: string): string {
+  return `/__${kind}s/${orderId}.pdf`;
+}
+
+/**
+ * Whether the order's invoice has been generated.
+ * @param faults `invoice_generated_implicitly` says every order has one
+ */
+export function hasInvoice(order: OrderRecord, faults: FaultSet): boolean {
+  return order.invoice_generated_at !== null || faults.has('invoice_generated_implicitly');
+}
+
+/** Why an order has no document, or cannot get one now. */
+export type InvoiceRefusal = { code: 'ORDER_NOT_PAID' } | { code: 'INVOICE_NOT_GENERATED' } | { code: 'INVOICE_ALREADY_GENERATED' };
+
+/**
+ * Generates the order's invoice; idempotent (a generated invoice stays as it is).
+ * @returns the order, or ORDER_NOT_PAID for a pending order
+ */
+export function generateInvoice(ctx: MachineContext, order: OrderRecord): Result<OrderRecord, InvoiceRefusal> {
+  if (order.status !== 'paid') return fail({ code: 'ORDER_NOT_PAID' });
+  if (order.invoice_generated_at === null) order.invoice_generated_at = nowTimestamp(ctx.store);
+  return ok(order);
+}
+
+/**
+ * A presigned URL of an order's receipt or invoice.
+ * @returns the URL, or ORDER_NOT_PAID (receipt of a pending order) / INVOICE_NOT_GENERATED
+ */
+export function documentUrl(ctx: MachineContext & { keys: ServerKeys; baseUrl: string }, order: OrderRecord, kind: OrderDocument): Result<string, InvoiceRefusal> {
+  if (kind === 'receipt' && order.status !== 'paid') return fail({ code: 'ORDER_NOT_PAID' });
+  if (kind === 'invoice' && !hasInvoice(order, ctx.faults)) return fail({ code: 'INVOICE_NOT_GENERATED' });
+  const expiresAtMs = ctx.store.clock().getTime() + DOCUMENT_URL_TTL_MS;
+  return ok(presignUrl(ctx.keys.urlSigning, ctx.baseUrl, 'GET', documentPath(kind, order.id), expiresAtMs));
+}
+
+/** The billing fields an order update may change; an absent field stays as it is. @see shared/api-description.md, Endpoints (PATCH /v1/orders/{id}) */
+export interface BillingUpdate {
+  billing_name?: string | null;
+  billing_address?: Partial<AddressRecord> | null;
+}
+
+/**
+ * Changes the billing name and address of an order whose invoice is not generated yet.
+ * @returns the order, or INVOICE_ALREADY_GENERATED
+ */
+export function updateBilling(ctx: MachineContext, order: OrderRecord, update: BillingUpdate): Result<OrderRecord, InvoiceRefusal> {
+  if (hasInvoice(order, ctx.faults)) return fail({ code: 'INVOICE_ALREADY_GENERATED' });
+  const changed =
+    (update.billing_name !== undefined && update.billing_name !== order.billing_name) ||
+    (update.billing_address !== undefined && JSON.stringify(update.billing_address) !== JSON.stringify(order.billing_address));
+  if (update.billing_name !== undefined) order.billing_name = update.billing_name;
+  if (update.billing_address !== undefined) {
+    const address = update.billing_address;
+    const fields = ['country', 'line1', 'line2', 'postal_code', 'city', 'state'] as const;
+    order.billing_address = address && Object.fromEntries(fields.filter((field) => address[field] !== undefined).map((field) => [field, address[field]]));
+  }
+  if (changed) order.modified_at = nowTimestamp(ctx.store);
+  return ok(order);
+}
+
+function money(cents: number, currency: string): string {
+  return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
+}
+
+/** The PDF of an order's receipt or invoice. */
+export function renderOrderDocument(order: OrderRecord, kind: OrderDocument): Buffer {
+  const address = order.billing_address;
+  const lines = [
+    `Order ${order.id}`,
+    kind === 'invoice' ? `Invoice number ${order.invoice_number}` : `Receipt of ${order.created_at}`,
+    `Billed to: ${order.billing_name ?? '-'}`,
+    ...(address ? [[address.line1, address.line2, address.postal_code, address.city, address.state, address.country].filter(Boolean).join(', ')] : []),
+    '',
+    ...order.items.map((item) => `${item.label}: ${money(item.amount, order.currency)}`),
+    `Subtotal: ${money(order.subtotal_amount, order.currency)}`,
+    `Discount: ${money(order.discount_amount, order.currency)}`,
+    `Net: ${money(order.net_amount, order.currency)}`,
+    `Tax: ${money(order.tax_amount, order.currency)}`,
+    `Total: ${money(order.total_amount, order.currency)}`,
+  ];
+  return renderPdf(kind === 'invoice' ? 'Invoice' : 'Receipt', lines);
+}

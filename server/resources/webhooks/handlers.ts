@@ -1,0 +1,26 @@
+/**
+ * Handlers of the webhook endpoint operations.
+ * @see shared/api-description.md, Endpoints (GET /v1/webhooks/endpoints)
+ */
+import type { OperationHandler } from '../../handler-types.js';
+import { listParamsOf, listRecords, listReply, visibleOrganizations } from '../../listing.js';
+import type { WebhookEndpointRecord } from '../../store.js';
+import { serializeWebhookEndpoint } from './serializer.js';
+
+/** `webhooks:list_endpoints`: a page of the caller's webhook endpoints, newest first (200 `{items, pagination}`). */
+export const listWebhookEndpointsHandler: OperationHandler = (ctx) => {
+  const params = listParamsOf(ctx.query);
+  const page = listRecords<WebhookEndpointRecord>(
+    {
+      collection: ctx.store.webhookEndpoints,
+      organizationIds: visibleOrganizations(ctx.principal?.organizationIds ?? [], ctx.query.values.organization_id as string[] | undefined),
+      keys: { created_at: (endpoint) => endpoint.created_at },
+      defaultSorting: [{ key: 'created_at', descending: true }],
+      filter: undefined,
+    },
+    params,
+    ctx.faults,
+    ctx.requestNumber,
+  );
+  return listReply(page.items.map((endpoint) => serializeWebhookEndpoint(ctx, endpoint)), page.totalCount, params.limit, ctx.faults);
+};
