@@ -5,14 +5,18 @@ import type { Check } from '../harness/types.js';
 import { contentTypeConformance } from './content-type-conformance.js';
 import { filterRespected } from './filter-respected.js';
 import { insufficientScopeRejected } from './insufficient-scope-rejected.js';
+import { invalidAuthRejected } from './invalid-auth-rejected.js';
 import { missingAuthRejected } from './missing-auth-rejected.js';
+import { negativeDataRejection } from './negative-data-rejection.js';
 import { notAServerError } from './not-a-server-error.js';
 import { pagesDisjointAndComplete } from './pages-disjoint-and-complete.js';
 import { paginationCountsConsistent } from './pagination-counts-consistent.js';
 import { paginationLimitRespected } from './pagination-limit-respected.js';
 import { responseSchemaConformance } from './response-schema-conformance.js';
+import { readScopeAccepted, writeScopeRequired } from './scope-matrix.js';
 import { sortingRespected } from './sorting-respected.js';
 import { statusCodeConformance } from './status-code-conformance.js';
+import { tenantIsolation } from './tenant-isolation.js';
 
 /** Every check, in report order. */
 export const CHECKS: readonly Check[] = [
@@ -25,8 +29,13 @@ export const CHECKS: readonly Check[] = [
   pagesDisjointAndComplete,
   sortingRespected,
   filterRespected,
+  negativeDataRejection,
   missingAuthRejected,
+  invalidAuthRejected,
   insufficientScopeRejected,
+  readScopeAccepted,
+  writeScopeRequired,
+  tenantIsolation,
 ];
 
 /** Check ids, for option validation and the README's list. */

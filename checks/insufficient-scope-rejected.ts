@@ -1,5 +1,6 @@
 import type { Check } from '../harness/types.js';
 import { brief } from './support.js';
+import { acceptsOrganizationToken } from '../harness/operation-inputs.js';
 
 /**
  * A valid token that carries none of an operation's scopes is refused: the API description shows
@@ -13,7 +14,10 @@ export const insufficientScopeRejected: Check = {
   severity: 'critical',
   rule: 'auth.scopes',
   needs: 'no_scope',
-  appliesTo: ({ operation }) => operation.scopes.length > 0 || 'the operation names no scopes',
+  appliesTo: ({ operation }) =>
+    operation.scopes.length === 0
+      ? 'the operation names no scopes'
+      : acceptsOrganizationToken(operation) || 'the no_scope role holds an organization token, which the operation does not accept',
   run(_ctx, exchange) {
     const response = exchange.response;
     if (!response) return [];

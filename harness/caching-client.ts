@@ -10,7 +10,8 @@ import type { Exchange } from './types.js';
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Wraps a client with a cache of GET/HEAD/OPTIONS exchanges keyed by method, URL and role. Only
+ * Wraps a client with a cache of GET/HEAD/OPTIONS exchanges keyed by role, method, URL and the
+ * headers sent (which carry the credentials). Only
  * for suites that change no state; each cached exchange keeps the case of its first sending
  * (the case id is rewritten to the asking one).
  */
@@ -20,7 +21,8 @@ export function createCachingClient(client: Client, target: Target): Client {
     async send(operation, testCase) {
       if (!SAFE.has(operation.method)) return client.send(operation, testCase);
       const request = buildRequest(target, operation, testCase);
-      const key = `${testCase.role ?? '-'} ${request.method} ${request.url}`;
+      // The headers carry the credentials: an unknown token and no token are different questions.
+      const key = `${testCase.role ?? '-'} ${request.method} ${request.url} ${JSON.stringify(request.headers)}`;
       let pending = cache.get(key);
       if (!pending) {
         pending = client.send(operation, testCase);

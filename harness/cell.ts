@@ -6,12 +6,21 @@
 import fc from 'fast-check';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import { boundaryExamples, queryCaseArbitrary, type Harvest } from '../generators/query-case.js';
+import { negativeCaseArbitrary, type NegativeCase } from '../generators/negative/index.js';
 import { listBody } from '../checks/support.js';
 import type { Client } from './client.js';
 import { toCurl, type SecretRef } from './curl.js';
 import type { Target } from './target.js';
 import type { CellMeta, Check, Exchange, Failure, Finding, QueryValues, Role, TestCase } from './types.js';
+import { acceptedBy, type BaselineEntry } from './baseline.js';
 import { HarnessError } from './errors.js';
+import { missingFixtures, pathValues, roleFor, SAFE_METHODS } from './operation-inputs.js';
+
+/** Evidence that is one request with other credentials: sent once, with no query. */
+const PROBES: ReadonlySet<Check['needs']> = new Set(['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org']);
+
+/** The bearer token of `invalid_credentials` cases: well-formed, and no target's. */
+export const INVALID_TOKEN = 'cnf_invalid_token_00000000000000000000000000000000';
 
 /** Most pages one walk requests; a longer list is walked in part (disjointness only). */
 export const MAX_WALK_PAGES = 60;
@@ -29,9 +38,16 @@ export interface CellInput {
   /** The run's seed, printed in reproducers. */
   runSeed: number;
   runs: number;
+  /** Accepted deviations; matching failures are moved to `cell.accepted`. */
+  baseline?: readonly BaselineEntry[];
 }
 
-const ROLE_OF_NEEDS: Record<Check['needs'], Role | null> = { exchange: 'admin', walk: 'admin', anonymous: null, no_scope: 'no_scope' };
+/** Whose credentials the evidence a check needs carries. */
+function roleOfNeeds(needs: Check['needs'], operation: Operation): Role | null {
+  if (needs === 'anonymous' || needs === 'invalid_credentials') return null;
+  if (needs === 'no_scope' || needs === 'other_org' || needs === 'reader') return needs;
+  return roleFor(operation);
+}
 
 /** The secrets of a target with the variable that holds each, for reproducers. */
 export function secretsOf(target: Target): SecretRef[] {
@@ -41,23 +57,46 @@ export function secretsOf(target: Target): SecretRef[] {
   }));
 }
 
-/** Why an operation cannot be called by the generic cases, or undefined when it can. */
-export function notCallable(operation: Operation, target: Target): string | undefined {
-  if (target.readOnly && !['GET', 'HEAD', 'OPTIONS'].includes(operation.method)) return 'read-only run: the operation may change state';
-  if (operation.raw.requestBody) return 'request bodies are not generated yet';
-  const missing = operation.parameters.filter((p) => p.required && p.in !== 'query' && !target.fixtures[p.name]);
-  if (missing.length) return `needs fixture ${missing.map((p) => p.name).join(', ')}`;
+/**
+ * Why the generic cases of a check cannot be sent to an operation, or undefined when they can.
+ * Valid requests (`exchange`, `walk`) go to safe methods only, with the target's fixtures in the
+ * path; refused probes (`anonymous`, `no_scope`) go to every method unless the run is read-only.
+ */
+export function notCallable(operation: Operation, target: Target, needs: Check['needs']): string | undefined {
+  const safe = SAFE_METHODS.has(operation.method);
+  if (needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org') {
+    if (!safe) return 'changes state: exercised by the stateful suites';
+    const missing = missingFixtures(operation, target);
+    if (missing.length) return `needs fixture ${missing.join(', ')}`;
+    return undefined;
+  }
+  if (target.readOnly && !safe) return 'read-only run: the operation may change state';
   return undefined;
 }
 
-function testCase(operation: Operation, target: Target, query: QueryValues, role: Role | null, n: number): TestCase {
-  const pathParams: Record<string, string> = {};
-  for (const p of operation.parameters) if (p.in === 'path') pathParams[p.name] = target.fixtures[p.name] ?? '';
-  return { id: `${operation.operationId}#${n}`, operationId: operation.operationId, pathParams, query, headers: {}, role };
+function testCase(operation: Operation, target: Target, input: CaseInput, role: Role | null, needs: Check['needs'], n: number): TestCase {
+  const fixtures = needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org' || SAFE_METHODS.has(operation.method);
+  const pathParams = pathValues(operation, target, fixtures);
+  const { query, negative } = input;
+  return {
+    id: `${operation.operationId}#${n}`,
+    operationId: operation.operationId,
+    pathParams,
+    query,
+    headers: needs === 'invalid_credentials' ? { authorization: `Bearer ${INVALID_TOKEN}` } : {},
+    role,
+    ...(negative ? { negative: { location: 'query' as const, parameter: negative.parameter, mutation: negative.mutation, reason: negative.reason } } : {}),
+  };
+}
+
+/** What a generated case varies: its query, and for negative cases the mutation behind it. */
+interface CaseInput {
+  query: QueryValues;
+  negative?: NegativeCase;
 }
 
 /** Sends page 1..max_page and then max_page + 1 with the same filters; stops early on a non-list answer. */
-async function walk(client: Client, operation: Operation, base: TestCase): Promise<Exchange[]> {
+export async function walk(client: Client, operation: Operation, base: TestCase): Promise<Exchange[]> {
   const exchanges: Exchange[] = [];
   for (let page = 1; page <= MAX_WALK_PAGES + 1; page++) {
     const exchange = await client.send(operation, { ...base, id: `${base.id}/p${page}`, query: { ...base.query, page: String(page) } });
@@ -80,50 +119,79 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
   const cell: CellMeta = { operationId: operation.operationId, checkId: check.id, status: 'passed', cases: 0, failures: [] };
   const ctx = { spec, operation };
   const applies = check.appliesTo?.(ctx) ?? true;
-  const role = ROLE_OF_NEEDS[check.needs];
+  const role = roleOfNeeds(check.needs, operation);
   const skipReason =
-    applies !== true ? applies : notCallable(operation, target) ?? (role && !target.roles[role] ? `needs role ${role}` : undefined);
+    applies !== true ? applies : notCallable(operation, target, check.needs) ?? (role && !target.roles[role] ? `needs role ${role}` : undefined);
   if (skipReason) return { ...cell, status: 'skipped', skipReason };
 
   const isWalk = check.needs === 'walk';
-  const queries = queryCaseArbitrary(operation, { harvest: input.harvest, omit: isWalk ? ['page'] : [] });
+  let inputs: fc.Arbitrary<CaseInput>;
+  let examples: [CaseInput][] = [];
+  if (check.needs === 'negative') {
+    const negatives = negativeCaseArbitrary(operation);
+    if (!negatives) return { ...cell, status: 'skipped', skipReason: 'no query parameter whose schema rejects a value' };
+    inputs = negatives.map((negative) => ({ query: negative.query, negative }));
+  } else if (PROBES.has(check.needs)) {
+    // A probe asks one thing (are these credentials refused?); varying the query would only let a
+    // correct target answer 422 first, which says nothing about the credentials.
+    inputs = fc.constant({ query: {} });
+  } else {
+    inputs = queryCaseArbitrary(operation, { harvest: input.harvest, omit: isWalk ? ['page'] : [] }).map((query) => ({ query }));
+    examples = boundaryExamples(operation, { invalid: check.needs === 'exchange', page: !isWalk, ...(input.harvest ? { harvest: input.harvest } : {}) }).map((query) => [{ query }]);
+  }
   let n = 0;
-  const evaluate = async (query: QueryValues): Promise<{ findings: Finding[]; exchange: Exchange }> => {
-    const base = testCase(operation, target, query, role, n++);
+  const statuses = new Set<number>();
+  const parameters = new Set<string>();
+  const observe = (exchange: Exchange): void => {
+    if (exchange.response) statuses.add(exchange.response.status);
+    for (const name of Object.keys(exchange.case.query)) parameters.add(`query:${name.replace(/\[.*$/, '')}`);
+    for (const name of Object.keys(exchange.case.pathParams)) parameters.add(`path:${name}`);
+  };
+  const evaluate = async (caseInput: CaseInput): Promise<{ findings: Finding[]; exchange: Exchange }> => {
+    const base = testCase(operation, target, caseInput, role, check.needs, n++);
     cell.cases++;
     if (isWalk) {
       const pages = await walk(client, operation, base);
+      pages.forEach(observe);
       const last = pages[pages.length - 1]!;
       return { findings: check.run(ctx, last, pages.slice(0, -1)), exchange: last };
     }
     const exchange = await client.send(operation, base);
+    observe(exchange);
     return { findings: check.run(ctx, exchange, []), exchange };
   };
 
-  const numRuns = isWalk ? Math.max(3, Math.round(input.runs / 10)) : input.runs;
-  const examples = boundaryExamples(operation, { invalid: check.needs === 'exchange', page: !isWalk, ...(input.harvest ? { harvest: input.harvest } : {}) }).map((q) => [q] as [QueryValues]);
+  const numRuns = PROBES.has(check.needs) ? 1 : isWalk ? Math.max(3, Math.round(input.runs / 10)) : input.runs;
   const details = await fc.check(
-    fc.asyncProperty(queries, async (query) => (await evaluate(query)).findings.length === 0),
+    fc.asyncProperty(inputs, async (caseInput) => (await evaluate(caseInput)).findings.length === 0),
     { seed: input.seed, numRuns: numRuns + examples.length, examples },
   );
+  cell.observed = { statuses: [...statuses].sort((a, b) => a - b), parameters: [...parameters].sort() };
   if (!details.failed) return cell;
   if (!details.counterexample) {
     throw new HarnessError('CNF_ERR_RUNNER', `check ${check.id} threw on ${operation.operationId}: ${String(details.errorInstance)}`, { cause: details.errorInstance });
   }
-  const [query] = details.counterexample;
-  const { findings, exchange } = await evaluate(query);
+  const [failing] = details.counterexample;
+  const { findings, exchange } = await evaluate(failing);
   const secrets = secretsOf(target);
-  cell.status = 'failed';
-  cell.failures = findings.map((finding): Failure => ({
+  const failures = findings.map((finding): Failure => ({
     ...finding,
     checkId: check.id,
     severity: check.severity,
     rule: check.rule,
     operationId: operation.operationId,
     caseId: exchange.case.id,
+    case: exchange.case,
     request: exchange.request,
     ...(exchange.response ? { response: exchange.response } : {}),
     reproduce: { curl: toCurl(exchange.request, secrets), seed: input.runSeed, path: details.counterexamplePath ?? undefined },
   }));
+  const accepted = failures.flatMap((f) => {
+    const entry = acceptedBy(f, input.baseline ?? []);
+    return entry ? [{ ...f, acceptedBecause: entry.reason }] : [];
+  });
+  cell.failures = failures.filter((f) => !acceptedBy(f, input.baseline ?? []));
+  if (accepted.length) cell.accepted = accepted;
+  cell.status = cell.failures.length ? 'failed' : 'passed';
   return cell;
 }

@@ -1,14 +1,16 @@
 /**
  * The `conformance` command line: parses flags, calls the library, sets the exit code
  * (0 conformant, 1 failures, 2 harness error). Anything it does, a test can do by importing
- * `runConformance`, `startReferenceServer` or `loadSpec`.
+ * `runConformance`, `startReferenceServer` or `lintDocument`.
  * @see design.md, Command line
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FAULTS } from '../server/faults.js';
 import { printBanner, startReferenceServer } from '../server/index.js';
-import { API_VERSIONS, loadSpec, specPath, type ApiVersion } from '../spec/load.js';
+import { formatLintResult, lintDocument } from '../spec/lint.js';
+import { API_VERSIONS, specPath, type ApiVersion } from '../spec/load.js';
 import { HarnessError } from './errors.js';
+import { replayReport } from './replay.js';
 import { runConformance, SUITES } from './run.js';
 
 function integer(name: string, min: number) {
@@ -19,11 +21,20 @@ function integer(name: string, min: number) {
   };
 }
 
+// `--min-coverage 80` or `80%`: a percentage from 0 to 100, decimals allowed.
+function percent(value: string): number {
+  const n = Number(value.trim().replace(/%$/, ''));
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('--min-coverage must be a percentage from 0 to 100');
+  return n;
+}
+
 const list = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 
 const program = new Command('conformance')
   .description('Conformance harness and reference mock server for the Commerce and Subscription Billing API')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Commander exits 1 on a bad option by default; a harness error is exit 2 (design.md, Command line).
+  .exitOverride();
 
 program
   .command('run')
@@ -40,9 +51,11 @@ program
   .option('--rate <n>', 'requests per second to the target (default 80 for non-loopback targets, 0 = no pacing)', integer('--rate', 0))
   .option('--read-only', 'send no request that may change state')
   .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
-  .option('--reporter <names>', 'console, json, junit (comma-separated or repeated)', list)
+  .option('--reporter <names>', 'console, json, junit, html (comma-separated or repeated)', list)
+  .option('--min-coverage <percent>', 'exit 1 when spec coverage (operations, status codes or parameters) is below this percentage', percent)
   .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
   .option('--fault <id>', 'switch on a fault of the embedded reference (repeatable)', list)
+  .option('--baseline <file>', 'accepted deviations: {"accepted":[{"checkId","operationId"?,"kind"?,"reason"}]}')
   .action(async (opts) => {
     const outcome = await runConformance({
       target: opts.target,
@@ -58,9 +71,24 @@ program
       readOnly: opts.readOnly,
       timeoutMs: opts.timeout,
       reporters: opts.reporter,
+      ...(opts.minCoverage !== undefined ? { minCoverage: opts.minCoverage } : {}),
       outputDir: opts.outputDir,
       faults: opts.fault,
+      baseline: opts.baseline,
     });
+    process.exitCode = outcome.exitCode;
+  });
+
+program
+  .command('replay')
+  .description('send the failures of a report.json again and re-run their checks')
+  .argument('<report>', 'report.json written by `conformance run --reporter json`')
+  .option('--target <url>', "base URL to replay against (default: the report's target)")
+  .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable)')
+  .option('--spec <file>', "an OpenAPI document (default: the bundled one of the report's version)")
+  .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
+  .action(async (report: string, opts) => {
+    const outcome = await replayReport({ report, target: opts.target, config: opts.config, spec: opts.spec, timeoutMs: opts.timeout });
     process.exitCode = outcome.exitCode;
   });
 
@@ -90,21 +118,27 @@ program
 
 program
   .command('lint')
-  .description('validate an OpenAPI 3.x document')
-  .option('--spec <file>', 'the document (default: the bundled 2026-10 one)')
+  .description('validate an OpenAPI 3.x document and lint it with Spectral\'s oas ruleset (exit 2 on an error)')
+  .option('--spec <file>', 'the document (default: both bundled ones, 2026-10 and 2026-04)')
   .action(async (opts) => {
-    const file = opts.spec ?? specPath();
-    const spec = await loadSpec(file);
-    process.stdout.write(`${file}: valid OpenAPI ${spec.openapi} document, version ${spec.version}, ${spec.operations.length} operations\n`);
+    const files: string[] = opts.spec ? [opts.spec] : API_VERSIONS.map((version) => specPath(version));
+    for (const file of files) {
+      const result = await lintDocument(file);
+      process.stdout.write(formatLintResult(result));
+      if (!result.ok) process.exitCode = 2;
+    }
   });
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof HarnessError) {
+  if (error instanceof CommanderError) {
+    // Commander has already printed the message (or the help); only the exit code is ours.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof HarnessError) {
     process.stderr.write(`conformance: error ${error.code}: ${error.message}\n`);
   } else {
     process.stderr.write(`conformance: unexpected error: ${(error as Error).stack ?? String(error)}\n`);
   }
-  process.exitCode = 2;
+  if (!(error instanceof CommanderError)) process.exitCode = 2;
 }

@@ -3,6 +3,7 @@
  * environment variable holding JSON, which every worker pool inherits).
  */
 import { HarnessError } from './errors.js';
+import type { BaselineEntry } from './baseline.js';
 import type { Target } from './target.js';
 
 /** Name of the environment variable that carries the run context. */
@@ -21,6 +22,8 @@ export interface RunContext {
   checks?: string[];
   /** operationIds to run; absent means all. */
   operations?: string[];
+  /** Accepted deviations (`--baseline`). */
+  baseline?: BaselineEntry[];
 }
 
 /**

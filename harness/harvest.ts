@@ -6,6 +6,7 @@ import type { Operation } from '../spec/load.js';
 import type { Harvest } from '../generators/query-case.js';
 import { listBody, valuesAtPath } from '../checks/support.js';
 import type { Client } from './client.js';
+import { roleFor } from './operation-inputs.js';
 
 /** Most values kept per parameter or metadata key. */
 const MAX_VALUES = 12;
@@ -21,7 +22,7 @@ const toRecord = (bucket: Map<string, Set<string>>): Record<string, string[]> =>
   Object.fromEntries([...bucket].map(([k, v]) => [k, [...v]]));
 
 /**
- * Lists up to 100 items of a paginated operation with the admin role and collects, for every
+ * Lists up to 100 items of a paginated operation with its usual role and collects, for every
  * parameter with `x-filter`, the values found at its field, and every metadata key's values.
  * Gives an empty harvest when the list cannot be read (the cases then use schema values only).
  */
@@ -35,7 +36,7 @@ export async function harvestValues(client: Client, operation: Operation): Promi
     pathParams: {},
     query: hasLimit ? { limit: '100' } : {},
     headers: {},
-    role: 'admin',
+    role: roleFor(operation),
   });
   const body = listBody(exchange);
   if (!body || exchange.response?.status !== 200) return harvest;

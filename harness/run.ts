@@ -8,9 +8,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
 import { selectChecks } from '../checks/index.js';
-import { createReporters, collectResults, exitCodeFor, type RunResults } from '../reporters/index.js';
+import { computeCoverage, createReporters, collectResults, exitCodeFor, isPercent, type Coverage, type RunResults } from '../reporters/index.js';
 import { startReferenceServer } from '../server/index.js';
 import { loadSpec, specPath, type ApiVersion } from '../spec/load.js';
+import { readBaseline } from './baseline.js';
 import { DEFAULT_TIMEOUT_MS, probeTarget, readConfigFile, resolveRemoteTarget, defaultTokenEnv } from './config.js';
 import { RUN_CONTEXT_ENV, type RunContext } from './context.js';
 import { HarnessError } from './errors.js';
@@ -20,7 +21,7 @@ import type { Role } from './types.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Suites by name (`--suites`), each a file of suites/. */
-export const SUITES = ['exchange', 'pagination', 'auth'] as const;
+export const SUITES = ['exchange', 'pagination', 'negative', 'auth'] as const;
 
 /** Options of {@link runConformance}; every one has a default. */
 export interface RunOptions {
@@ -42,12 +43,21 @@ export interface RunOptions {
   rate?: number | null;
   readOnly?: boolean;
   timeoutMs?: number;
-  /** Reporter names: console, json, junit. Default console and junit; an empty list writes no report. */
+  /** Reporter names: console, json, junit, html. Default console and junit; an empty list writes no report. */
   reporters?: string[];
+  /**
+   * `--min-coverage`: the least spec coverage, in percent (0 to 100), of each of operations
+   * exercised, documented status codes observed and documented parameters sent. When any is below
+   * it the run exits 1 (unless a harness error makes it 2), with `coverage.belowMinimum` naming
+   * them in every report; it is neither a cell nor a harness error.
+   */
+  minCoverage?: number;
   /** Where report files go; default `conformance-report`. */
   outputDir?: string;
   /** Faults to switch on in the embedded reference (to see the harness catch them). */
   faults?: string[];
+  /** A baseline file of accepted deviations: reported, not failing the run. */
+  baseline?: string;
   /** Stream of the console reporter; default stdout. */
   out?: NodeJS.WritableStream;
   color?: boolean;
@@ -57,6 +67,8 @@ export interface RunOptions {
 export interface RunOutcome {
   exitCode: 0 | 1 | 2;
   results: RunResults;
+  /** Spec coverage of the run, against the whole document, with `--min-coverage` applied. */
+  coverage: Coverage;
   seed: number;
   target: string;
 }
@@ -71,7 +83,7 @@ class ResultsCollector implements Reporter {
 
 /**
  * Runs the conformance suites against a target.
- * @returns exit code 0 (conformant) or 1 (failures); harness problems found while running give 2
+ * @returns exit code 0 (conformant) or 1 (failures, or coverage below `minCoverage`); harness problems found while running give 2
  * @throws HarnessError for a bad option, config, document or an unreachable target (exit 2)
  */
 export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
@@ -83,10 +95,14 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   if (unknownSuites.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `unknown suite ${unknownSuites.join(', ')} (suites: ${SUITES.join(', ')})`);
   const { unknown } = selectChecks(options.checks);
   if (unknown.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `unknown check ${unknown.join(', ')}`);
+  if (options.minCoverage !== undefined && !isPercent(options.minCoverage)) {
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--min-coverage must be a percentage from 0 to 100, not ${String(options.minCoverage)}`);
+  }
 
   const specFile = path.resolve(options.spec ?? specPath(options.apiVersion));
   const spec = await loadSpec(specFile);
   const config = options.config ? await readConfigFile(options.config) : undefined;
+  const baseline = options.baseline ? await readBaseline(options.baseline) : undefined;
   const url = options.target ?? config?.target;
 
   let target: Target;
@@ -119,6 +135,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       runs,
       ...(options.checks?.length ? { checks: options.checks } : {}),
       ...(options.operations?.length ? { operations: options.operations } : {}),
+      ...(baseline ? { baseline } : {}),
     };
     process.env[RUN_CONTEXT_ENV] = JSON.stringify(context);
     const collector = new ResultsCollector();
@@ -127,6 +144,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       specVersion: spec.version,
       seed,
       outputDir: path.resolve(options.outputDir ?? 'conformance-report'),
+      spec,
+      ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}),
       ...(options.out ? { out: options.out } : {}),
       ...(options.color !== undefined ? { color: options.color } : {}),
     });
@@ -153,7 +172,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     if (results.cells.length === 0 && results.errors.length === 0) {
       results.errors.push({ where: 'run', message: 'no check ran: the selected suites, checks and operations match nothing', code: 'CNF_ERR_CONFIG_INVALID' });
     }
-    return { exitCode: exitCodeFor(results), results, seed, target: target.baseUrl };
+    const coverage = computeCoverage(spec, results.cells, options.minCoverage);
+    return { exitCode: exitCodeFor(results, coverage), results, coverage, seed, target: target.baseUrl };
   } finally {
     delete process.env[RUN_CONTEXT_ENV];
     await stop();

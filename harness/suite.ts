@@ -54,6 +54,7 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[]): Promise<v
             seed: operationSeed(run.seed, operation.operationId),
             runSeed: run.seed,
             runs: run.runs,
+            ...(run.baseline ? { baseline: run.baseline } : {}),
           });
           task.meta.conformance = cell;
           if (cell.status === 'skipped') skip(cell.skipReason);

@@ -24,6 +24,8 @@ export interface TestCase {
   headers: Record<string, string>;
   /** Whose credentials to send; `null` sends none. */
   role: Role | null;
+  /** Set on a negative case: the parameter made invalid, and how. */
+  negative?: { location: 'query'; parameter: string; mutation: string; reason: string };
 }
 
 /** The request as it went on the wire. Header names are lower-case. */
@@ -81,9 +83,13 @@ export interface CheckContext {
  * What kind of evidence a check needs, which tells the suite how to build exchanges for it:
  * `exchange` one valid request with full credentials; `walk` every page of a list (the checked
  * exchange is the last page request, `history` the ones before); `anonymous` a request without
- * credentials; `no_scope` a request with the `no_scope` role's valid token that carries no scopes.
+ * credentials; `no_scope` a request with the `no_scope` role's valid token that carries no scopes;
+ * `negative` a valid request with one query parameter made invalid (`TestCase.negative` says which);
+ * `invalid_credentials` a request with an unknown bearer token; `other_org` a valid request of the
+ * first organization's fixtures sent with the second organization's token; `reader` a request with
+ * the `reader` role (read scopes only): fixtures in the path for safe methods, random ids otherwise.
  */
-export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope';
+export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope' | 'negative' | 'invalid_credentials' | 'other_org' | 'reader';
 
 /**
  * A named check: pure, never throws for a finding, returns findings as data.
@@ -119,6 +125,8 @@ export interface Failure extends Finding {
   rule: string;
   operationId: string;
   caseId: string;
+  /** The case that failed, so `conformance replay` can send it again with the target's own credentials. */
+  case: TestCase;
   request: HttpRequest;
   response?: HttpResponse;
   reproduce: Reproducer;
@@ -140,6 +148,10 @@ export interface CellMeta {
   /** Number of generated cases (or walks) that were checked. */
   cases: number;
   failures: Failure[];
+  /** Failures a baseline accepts: reported, never failing the cell. Each carries the entry's reason. */
+  accepted?: (Failure & { acceptedBecause: string })[];
+  /** What the cell exercised, for spec coverage: response statuses seen and parameters sent (`query:limit`, `path:id`). */
+  observed?: { statuses: number[]; parameters: string[] };
 }
 
 declare module 'vitest' {

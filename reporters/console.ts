@@ -7,6 +7,7 @@
 import pc from 'picocolors';
 import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vitest/node';
 import type { CellMeta, CellStatus } from '../harness/types.js';
+import { COVERAGE_MEASURES, coverageOf, formatPercent, type Coverage, type CoverageSource } from './coverage.js';
 import { compactJson, formatDuration, groupFailures, plural, replayLine, truncate } from './format.js';
 import { buildMatrix, type Matrix } from './matrix.js';
 import { collectResults, summarize, type HarnessProblem, type RunResults } from './results.js';
@@ -21,10 +22,12 @@ export interface ConsoleRenderOptions {
   color?: boolean;
   /** Line width the matrix must fit, in columns; default 100. */
   width?: number;
+  /** The run's spec coverage; without it the report has no coverage block. */
+  coverage?: Coverage;
 }
 
-/** Options of {@link ConsoleReporter}: the run's info plus where and how to write. */
-export interface ConsoleReporterOptions extends RunInfo {
+/** Options of {@link ConsoleReporter}: the run's info, the document for coverage, and where and how to write. */
+export interface ConsoleReporterOptions extends RunInfo, CoverageSource {
   /** Where to write; default `process.stdout`. */
   out?: NodeJS.WritableStream;
   /** Force colours on or off; default on only when `out` is a TTY that supports them. */
@@ -40,12 +43,18 @@ const MAX_OPERATION_WIDTH = 40;
 const JSON_PREVIEW_CHARS = 160;
 // A harness error seen in many places (every test of a suite whose hook threw) names a few of them.
 const MAX_ERROR_PLACES = 3;
+// The coverage block stays short: the HTML and JSON reports list every operation.
+const MAX_IDLE_OPERATIONS = 8;
 
 /**
  * Renders the whole end-of-run report as text: header (title, target, spec version, seed), the
  * matrix in blocks of numbered check columns that fit `width` with a legend of the check ids,
  * failures de-duplicated by (checkId, operationId, kind), skipped cells grouped by reason, harness
- * errors, and the last line `conformance: 18 passed, 2 failed, 1 skipped in 3.2s (seed 42)`.
+ * errors, the coverage block when `options.coverage` is given (operations, statuses and parameters
+ * covered out of documented, with percentages, the ones below `--min-coverage` marked, and up to
+ * 8 operations not exercised), and the last line
+ * `conformance: 18 passed, 2 failed, 1 skipped in 3.2s (seed 42)`, which also says
+ * `coverage below 80%` when a measure is below the minimum.
  * Ends with a newline; no colours unless `options.color`.
  */
 export function renderConsoleReport(results: RunResults, info: ReportInfo, options: ConsoleRenderOptions = {}): string {
@@ -55,9 +64,11 @@ export function renderConsoleReport(results: RunResults, info: ReportInfo, optio
     renderHeader(info, c),
     renderMatrix(buildMatrix(results.cells), width, c),
     renderFailures(results.cells, c),
+    renderAccepted(results.cells, c),
     renderSkipped(results.cells, width, c),
     renderErrors(results.errors, c),
-    renderSummaryLine(results, info, c),
+    options.coverage ? renderCoverage(options.coverage, width, c) : '',
+    renderSummaryLine(results, info, options.coverage, c),
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
 }
@@ -101,7 +112,8 @@ export class ConsoleReporter implements Reporter {
     reason: TestRunEndReason,
   ): void {
     const results = collectResults(testModules, unhandledErrors, reason);
-    this.#out.write(`\n${renderConsoleReport(results, this.#clock.stop(this.#options), { color: this.#color })}`);
+    const coverage = coverageOf(results.cells, this.#options);
+    this.#out.write(`\n${renderConsoleReport(results, this.#clock.stop(this.#options), { color: this.#color, ...(coverage ? { coverage } : {}) })}`);
   }
 }
 
@@ -213,6 +225,18 @@ function renderFailures(cells: readonly CellMeta[], c: Colors): string {
   return parts.join('\n\n');
 }
 
+/** Failures a baseline accepts: listed with the reason, so an accepted deviation is never silent. */
+function renderAccepted(cells: readonly CellMeta[], c: Colors): string {
+  const accepted = cells.flatMap((cell) => cell.accepted ?? []);
+  if (accepted.length === 0) return '';
+  const lines = [c.bold(c.yellow(`Accepted by the baseline (${plural(accepted.length, 'failure')}, not failing the run)`))];
+  for (const failure of accepted) {
+    lines.push(`  ${failure.checkId} on ${failure.operationId} — ${failure.title} (${failure.kind})`);
+    lines.push(c.dim(`    because: ${failure.acceptedBecause}`));
+  }
+  return lines.join('\n');
+}
+
 function renderSkipped(cells: readonly CellMeta[], width: number, c: Colors): string {
   const skipped = cells.filter((cell) => cell.status === 'skipped');
   if (skipped.length === 0) return '';
@@ -282,7 +306,28 @@ function renderErrors(errors: readonly HarnessProblem[], c: Colors): string {
   return lines.join('\n');
 }
 
-function renderSummaryLine(results: RunResults, info: ReportInfo, c: Colors): string {
+function renderCoverage(coverage: Coverage, width: number, c: Colors): string {
+  const cells = COVERAGE_MEASURES.map((measure) => {
+    const { covered, total } = coverage.totals[measure];
+    return { measure, fraction: `${covered}/${total}`, percent: formatPercent(coverage.totals[measure].percent) };
+  });
+  const fractionWidth = Math.max(...cells.map((cell) => cell.fraction.length));
+  const percentWidth = Math.max(...cells.map((cell) => cell.percent.length));
+  const minimum = coverage.minPercent === undefined ? '' : ` (minimum ${coverage.minPercent}%)`;
+  const lines = [c.bold(`Coverage of the spec${minimum}`)];
+  for (const { measure, fraction, percent } of cells) {
+    const below = coverage.belowMinimum.includes(measure) ? `  ${c.red(`${STATUS_SYMBOLS.failed} below ${coverage.minPercent}%`)}` : '';
+    lines.push(`  ${measure.padEnd('parameters'.length)}  ${fraction.padStart(fractionWidth)}  ${percent.padStart(percentWidth)}${below}`);
+  }
+  const idle = coverage.operations.filter((operation) => !operation.exercised).map((operation) => operation.operationId);
+  if (idle.length > 0) {
+    const shown = idle.length > MAX_IDLE_OPERATIONS ? [...idle.slice(0, MAX_IDLE_OPERATIONS), `and ${idle.length - MAX_IDLE_OPERATIONS} more`] : idle;
+    lines.push(c.dim(wrapList('  not exercised: ', shown, width)));
+  }
+  return lines.join('\n');
+}
+
+function renderSummaryLine(results: RunResults, info: ReportInfo, coverage: Coverage | undefined, c: Colors): string {
   const summary = summarize(results);
   const counts = [
     c.green(`${summary.passed} passed`),
@@ -290,5 +335,6 @@ function renderSummaryLine(results: RunResults, info: ReportInfo, c: Colors): st
     `${summary.skipped} skipped`,
   ];
   if (summary.errors > 0) counts.push(c.magenta(plural(summary.errors, 'error')));
+  if (coverage && coverage.belowMinimum.length > 0) counts.push(c.red(`coverage below ${coverage.minPercent}%`));
   return `${c.bold('conformance:')} ${counts.join(', ')} in ${formatDuration(info.durationMs)} (seed ${info.seed})`;
 }

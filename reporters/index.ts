@@ -4,7 +4,10 @@
 import { join } from 'node:path';
 import type { Reporter } from 'vitest/node';
 import { HarnessError } from '../harness/errors.js';
+import type { LoadedSpec } from '../spec/load.js';
 import { ConsoleReporter } from './console.js';
+import { isPercent } from './coverage.js';
+import { HtmlReporter } from './html.js';
 import { JsonReporter } from './json.js';
 import { JUnitReporter } from './junit.js';
 import type { RunInfo } from './run-info.js';
@@ -13,8 +16,12 @@ export { ConsoleReporter, renderConsoleReport, STATUS_SYMBOLS } from './console.
 export type { ConsoleRenderOptions, ConsoleReporterOptions } from './console.js';
 export { JsonReporter, jsonReport, redactHeaders, renderJson } from './json.js';
 export type { JsonReport, JsonReporterOptions, ReportedCell, ReportedFailure } from './json.js';
-export { JUnitReporter, renderJUnit, HARNESS_SUITE } from './junit.js';
+export { JUnitReporter, renderJUnit, HARNESS_SUITE, COVERAGE_SUITE } from './junit.js';
 export type { JUnitReporterOptions } from './junit.js';
+export { HtmlReporter, renderHtml, escapeHtml, HTML_STATUS_SYMBOLS } from './html.js';
+export type { HtmlReporterOptions, Verdict } from './html.js';
+export { computeCoverage, coverageOf, describeShortfall, formatCoverageTotal, formatPercent, isPercent, COVERAGE_MEASURES } from './coverage.js';
+export type { Coverage, CoverageMeasure, CoverageSource, CoverageTotal, OperationCoverage } from './coverage.js';
 export { compactJson, failureKey, formatDuration, groupFailures, replayLine } from './format.js';
 export type { FailureGroup } from './format.js';
 export { buildMatrix, statusAt } from './matrix.js';
@@ -26,18 +33,22 @@ export { writeReport } from './write-report.js';
 export type { ReportInfo, RunInfo } from './run-info.js';
 
 /** Names accepted by `--reporter`, in the order they are documented. */
-export const REPORTER_NAMES = ['console', 'json', 'junit'] as const;
+export const REPORTER_NAMES = ['console', 'json', 'junit', 'html'] as const;
 
 /** A reporter name accepted by {@link createReporters}. */
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
 /** File names of the reports written under `outputDir`, by reporter. */
-export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml' } as const;
+export const REPORT_FILES = { json: 'report.json', junit: 'junit.xml', html: 'report.html' } as const;
 
-/** What {@link createReporters} needs: the run's info, where files go, and the console's stream. */
+/** What {@link createReporters} needs: the run's info, the document for coverage, where files go, and the console's stream. */
 export interface CreateReportersInfo extends RunInfo {
-  /** Directory of the report files (`report.json`, `junit.xml`); created when missing. */
+  /** Directory of the report files (`report.json`, `junit.xml`, `report.html`); created when missing. */
   outputDir: string;
+  /** The document the run checks against; every report shows spec coverage when it is given. */
+  spec?: LoadedSpec;
+  /** `--min-coverage` in percent (0 to 100): the reports mark the coverage measures below it. */
+  minCoverage?: number;
   /** The console reporter's stream; default `process.stdout`. */
   out?: NodeJS.WritableStream;
   /** Force the console's colours on or off; default: on for a TTY that supports them. */
@@ -46,11 +57,17 @@ export interface CreateReportersInfo extends RunInfo {
 
 /**
  * One reporter instance per name (`console`, `json` to `<outputDir>/report.json`, `junit` to
- * `<outputDir>/junit.xml`), in the order given; a name given twice yields one reporter.
- * @throws HarnessError `CNF_ERR_CONFIG_INVALID` for a name that is not in {@link REPORTER_NAMES}
+ * `<outputDir>/junit.xml`, `html` to `<outputDir>/report.html`), in the order given; a name given
+ * twice yields one reporter. Each is given `spec` and `minCoverage` and shows coverage when `spec` is.
+ * @throws HarnessError `CNF_ERR_CONFIG_INVALID` for a name that is not in {@link REPORTER_NAMES},
+ *   or for a `minCoverage` that is not a percentage from 0 to 100
  */
 export function createReporters(names: readonly string[], info: CreateReportersInfo): Reporter[] {
-  const { outputDir, out, color, ...run } = info;
+  const { outputDir, out, color, spec, minCoverage, ...rest } = info;
+  if (minCoverage !== undefined && !isPercent(minCoverage)) {
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--min-coverage must be a percentage from 0 to 100, not ${String(minCoverage)}`);
+  }
+  const run = { ...rest, ...(spec ? { spec } : {}), ...(minCoverage !== undefined ? { minCoverage } : {}) };
   const unique = [...new Set(names)];
   const unknown = unique.filter((name) => !isReporterName(name));
   if (unknown.length > 0) {
@@ -67,6 +84,8 @@ export function createReporters(names: readonly string[], info: CreateReportersI
         return new JsonReporter({ ...run, outputFile: join(outputDir, REPORT_FILES.json) });
       case 'junit':
         return new JUnitReporter({ ...run, outputFile: join(outputDir, REPORT_FILES.junit) });
+      case 'html':
+        return new HtmlReporter({ ...run, outputFile: join(outputDir, REPORT_FILES.html) });
     }
   });
   return reporters;

@@ -3,13 +3,13 @@
  * diffing two runs). Failures carry their request, response, expected and actual values and
  * reproducer, with credentials in headers redacted and bodies cut to 1 MiB.
  */
-import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vitest/node';
 import pkg from '../package.json' with { type: 'json' };
 import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse } from '../harness/types.js';
+import { type Coverage } from './coverage.js';
 import { buildMatrix } from './matrix.js';
-import { collectResults, summarize, type HarnessProblem, type RunResults, type RunSummary } from './results.js';
-import { RunClock, type ReportInfo, type RunInfo } from './run-info.js';
-import { writeReport } from './write-report.js';
+import { summarize, type HarnessProblem, type RunResults, type RunSummary } from './results.js';
+import { type ReportInfo } from './run-info.js';
+import { FileReporter, type FileReporterOptions } from './file-reporter.js';
 
 /** Largest request or response body kept in a report, in bytes of UTF-8 (types.ts, HttpResponse). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -38,8 +38,10 @@ export interface ReportedFailure extends Omit<Failure, 'request' | 'response'> {
 }
 
 /** A cell as reported: {@link CellMeta} with reported failures. */
-export interface ReportedCell extends Omit<CellMeta, 'failures'> {
+export interface ReportedCell extends Omit<CellMeta, 'failures' | 'accepted'> {
   failures: ReportedFailure[];
+  /** Failures the baseline accepts, redacted like failures. */
+  accepted?: (ReportedFailure & { acceptedBecause: string })[];
 }
 
 /** The JSON report document; `matrix.statuses[row][column]` is `null` where a check did not run. */
@@ -54,19 +56,24 @@ export interface JsonReport {
   startedAt: string;
   durationMs: number;
   summary: RunSummary;
+  /**
+   * Spec coverage (`computeCoverage`), with `minPercent` and `belowMinimum` when `--min-coverage`
+   * was given; `null` when the report was written without the document.
+   */
+  coverage: Coverage | null;
   matrix: { operations: string[]; checks: string[]; statuses: (CellStatus | null)[][] };
   cells: ReportedCell[];
   errors: HarnessProblem[];
 }
 
-/** Options of {@link JsonReporter}: the run's info plus the file to write. */
-export interface JsonReporterOptions extends RunInfo {
+/** Options of {@link JsonReporter}: the run's info, the document for coverage, and the file to write. */
+export interface JsonReporterOptions extends FileReporterOptions {
   /** Path of the JSON file; missing directories are created. */
   outputFile: string;
 }
 
-/** Builds the {@link JsonReport} of a run (pure; redacts credentials and cuts bodies). */
-export function jsonReport(results: RunResults, info: ReportInfo): JsonReport {
+/** Builds the {@link JsonReport} of a run (pure; redacts credentials and cuts bodies); `coverage` is null without one. */
+export function jsonReport(results: RunResults, info: ReportInfo, coverage?: Coverage): JsonReport {
   const matrix = buildMatrix(results.cells);
   return {
     tool: pkg.name,
@@ -77,41 +84,30 @@ export function jsonReport(results: RunResults, info: ReportInfo): JsonReport {
     startedAt: info.startedAt,
     durationMs: info.durationMs,
     summary: summarize(results),
+    coverage: coverage ?? null,
     matrix: {
       operations: matrix.operations,
       checks: matrix.checks,
       statuses: matrix.statuses.map((row) => row.map((status) => status ?? null)),
     },
-    cells: results.cells.map((cell) => ({ ...cell, failures: cell.failures.map(reportFailure) })),
+    cells: results.cells.map((cell) => ({
+      ...cell,
+      failures: cell.failures.map(reportFailure),
+      ...(cell.accepted ? { accepted: cell.accepted.map((f) => ({ ...reportFailure(f), acceptedBecause: f.acceptedBecause })) } : {}),
+    })),
     errors: results.errors,
   };
 }
 
 /** {@link jsonReport} as pretty-printed JSON (two-space indent) ending with a newline. */
-export function renderJson(results: RunResults, info: ReportInfo): string {
-  return `${JSON.stringify(jsonReport(results, info), null, 2)}\n`;
+export function renderJson(results: RunResults, info: ReportInfo, coverage?: Coverage): string {
+  return `${JSON.stringify(jsonReport(results, info, coverage), null, 2)}\n`;
 }
 
-/** Writes {@link renderJson} to `outputFile` at the end of the run. */
-export class JsonReporter implements Reporter {
-  readonly #options: JsonReporterOptions;
-  readonly #clock = new RunClock();
-
+/** Writes {@link renderJson} to `outputFile` at the end of the run, with coverage when `spec` is given. */
+export class JsonReporter extends FileReporter {
   constructor(options: JsonReporterOptions) {
-    this.#options = options;
-  }
-
-  onTestRunStart(): void {
-    this.#clock.start();
-  }
-
-  async onTestRunEnd(
-    testModules: ReadonlyArray<TestModule>,
-    unhandledErrors: ReadonlyArray<SerializedError>,
-    reason: TestRunEndReason,
-  ): Promise<void> {
-    const results = collectResults(testModules, unhandledErrors, reason);
-    await writeReport(this.#options.outputFile, renderJson(results, this.#clock.stop(this.#options)));
+    super(options, renderJson);
   }
 }
 

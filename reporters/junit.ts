@@ -2,18 +2,19 @@
  * The JUnit XML reporter, for CI systems that show test results: one `<testsuite>` per operation,
  * one `<testcase>` per cell named by check id (classname = operationId), failed cells with a
  * `<failure>` holding every failure and its reproducer, skipped cells with `<skipped message>`,
- * and harness errors as `<error>` test cases in a suite named `harness`.
+ * harness errors as `<error>` test cases in a suite named `harness`, and, when the document is
+ * known, a suite named `coverage` with one test case per coverage measure.
  * @see https://github.com/windyroad/JUnit-Schema (the de-facto schema; `skipped@message` as Ant
  * and Maven Surefire write it)
  */
 import { createRequire } from 'node:module';
 import type { Builder, TestCase as JUnitTestCase } from 'junit-report-builder';
-import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vitest/node';
 import type { CellMeta, Failure } from '../harness/types.js';
+import { COVERAGE_MEASURES, formatCoverageTotal, type Coverage } from './coverage.js';
 import { compactJson, replayLine } from './format.js';
-import { collectResults, type HarnessProblem, type RunResults } from './results.js';
-import { RunClock, type ReportInfo, type RunInfo } from './run-info.js';
-import { writeReport } from './write-report.js';
+import { type HarnessProblem, type RunResults } from './results.js';
+import { type ReportInfo } from './run-info.js';
+import { FileReporter, type FileReporterOptions } from './file-reporter.js';
 
 // junit-report-builder is CommonJS (`module.exports = builder`) but its types declare an ES default
 // export, which NodeNext types as `{ default }`; `require` gives the builder under either reading.
@@ -22,8 +23,11 @@ const builder = createRequire(import.meta.url)('junit-report-builder') as Builde
 /** Name of the `<testsuite>` that holds the harness errors. */
 export const HARNESS_SUITE = 'harness';
 
-/** Options of {@link JUnitReporter}: the run's info plus the file to write. */
-export interface JUnitReporterOptions extends RunInfo {
+/** Name of the `<testsuite>` that holds the coverage measures. */
+export const COVERAGE_SUITE = 'coverage';
+
+/** Options of {@link JUnitReporter}: the run's info, the document for coverage, and the file to write. */
+export interface JUnitReporterOptions extends FileReporterOptions {
   /** Path of the XML file; missing directories are created. */
   outputFile: string;
 }
@@ -36,10 +40,13 @@ const JSON_TEXT_CHARS = 2000;
  * Renders run results as a JUnit XML document (UTF-8, with declaration): a `<testsuites>` root
  * named by `info.title`, a `<testsuite>` per operation in matrix order with the properties
  * `target`, `spec_version` and `seed` and the run's start as `timestamp` (UTC, no zone, as the
- * schema wants), then the `harness` suite when there are errors; ends with a newline.
+ * schema wants), then the `harness` suite when there are errors, then, when `coverage` is given,
+ * the `coverage` suite: test cases `operations`, `statuses` and `parameters` (classname
+ * `coverage`) with the totals in `<system-out>`, failed (type `coverage_below_minimum`) when below
+ * `--min-coverage`; ends with a newline.
  * Characters that XML 1.0 cannot carry (control characters from a misbehaving target) are dropped.
  */
-export function renderJUnit(results: RunResults, info: ReportInfo): string {
+export function renderJUnit(results: RunResults, info: ReportInfo, coverage?: Coverage): string {
   const report = builder.newBuilder().name(clean(info.title ?? DEFAULT_TITLE));
   const suites = new Map<string, ReturnType<typeof report.testSuite>>();
   // The JUnit schema's timestamp has no zone; ours is UTC (the library's Date formatting is local).
@@ -64,29 +71,23 @@ export function renderJUnit(results: RunResults, info: ReportInfo): string {
     const suite = report.testSuite().name(HARNESS_SUITE).timestamp(timestamp);
     for (const problem of results.errors) addError(suite.testCase(), problem);
   }
+  if (coverage) {
+    const suite = report.testSuite().name(COVERAGE_SUITE).timestamp(timestamp);
+    for (const measure of COVERAGE_MEASURES) {
+      const line = `${measure} ${formatCoverageTotal(coverage.totals[measure])}`;
+      const testCase = suite.testCase().className(COVERAGE_SUITE).name(measure).standardOutput(line);
+      if (coverage.belowMinimum.includes(measure)) {
+        testCase.failure(`${line} is below the minimum of ${coverage.minPercent}%`, 'coverage_below_minimum');
+      }
+    }
+  }
   return `${report.build()}\n`;
 }
 
-/** Writes {@link renderJUnit} to `outputFile` at the end of the run. */
-export class JUnitReporter implements Reporter {
-  readonly #options: JUnitReporterOptions;
-  readonly #clock = new RunClock();
-
+/** Writes {@link renderJUnit} to `outputFile` at the end of the run, with coverage when `spec` is given. */
+export class JUnitReporter extends FileReporter {
   constructor(options: JUnitReporterOptions) {
-    this.#options = options;
-  }
-
-  onTestRunStart(): void {
-    this.#clock.start();
-  }
-
-  async onTestRunEnd(
-    testModules: ReadonlyArray<TestModule>,
-    unhandledErrors: ReadonlyArray<SerializedError>,
-    reason: TestRunEndReason,
-  ): Promise<void> {
-    const results = collectResults(testModules, unhandledErrors, reason);
-    await writeReport(this.#options.outputFile, renderJUnit(results, this.#clock.stop(this.#options)));
+    super(options, renderJUnit);
   }
 }
 
@@ -99,6 +100,10 @@ function addCell(testCase: JUnitTestCase, cell: CellMeta): void {
       .stacktrace(clean(failureText(cell)));
   } else if (cell.status === 'skipped') {
     skipWithMessage(testCase, clean(cell.skipReason ?? 'no reason given'));
+  }
+  // A passed cell with baseline-accepted failures says so, so an accepted deviation is never silent.
+  if (cell.accepted?.length) {
+    testCase.standardOutput(clean(cell.accepted.map((f) => `accepted by the baseline (${f.acceptedBecause}): ${f.title}: ${f.message}`).join('\n')));
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import type { SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import type { CellMeta, CellStatus } from '../harness/types.js';
+import type { Coverage } from './coverage.js';
 
 /**
  * A problem of the harness or of reaching the target, not of the API: a hook that threw, a test
@@ -98,12 +99,15 @@ export function collectResults(
 }
 
 /**
- * The exit code for run results: 2 when there is any harness error, else 1 when any cell failed,
- * else 0 (also for a run without cells).
+ * The exit code for run results: 2 when there is any harness error, else 1 when any cell failed
+ * or the spec coverage is below `--min-coverage` (`coverage.belowMinimum` is not empty), else 0
+ * (also for a run without cells).
+ * @param coverage the run's coverage (`computeCoverage`), when it was measured
  */
-export function exitCodeFor(results: RunResults): ExitCode {
+export function exitCodeFor(results: RunResults, coverage?: Pick<Coverage, 'belowMinimum'>): ExitCode {
   if (results.errors.length > 0) return 2;
-  return results.cells.some((cell) => cell.status === 'failed') ? 1 : 0;
+  if (results.cells.some((cell) => cell.status === 'failed')) return 1;
+  return coverage && coverage.belowMinimum.length > 0 ? 1 : 0;
 }
 
 /** Counts cells by status, failure occurrences, distinct operations and checks, and errors. */

@@ -4,6 +4,9 @@ import { describe, expect, test } from 'vitest';
 import { contentTypeConformance } from '../../checks/content-type-conformance.js';
 import { filterRespected } from '../../checks/filter-respected.js';
 import { insufficientScopeRejected } from '../../checks/insufficient-scope-rejected.js';
+import { invalidAuthRejected } from '../../checks/invalid-auth-rejected.js';
+import { tenantIsolation } from '../../checks/tenant-isolation.js';
+import { readScopeAccepted, writeScopeRequired } from '../../checks/scope-matrix.js';
 import { missingAuthRejected } from '../../checks/missing-auth-rejected.js';
 import { notAServerError } from '../../checks/not-a-server-error.js';
 import { paginationCountsConsistent } from '../../checks/pagination-counts-consistent.js';
@@ -86,6 +89,18 @@ const cases: [string, Check, string, ExchangeShape, string[]][] = [
   ['missing auth: 200 fails', missingAuthRejected, 'products:list', { role: null, status: 200, body: list([]) }, ['ignored_auth']],
   ['missing auth: 403 fails', missingAuthRejected, 'products:list', { role: null, status: 403, body: { error: 'NotPermitted', detail: 'x' } }, ['wrong_status_for_missing_auth']],
   ['missing auth: wrong body fails', missingAuthRejected, 'products:list', { role: null, status: 401, body: { message: 'no' } }, ['wrong_error_body']],
+  ['invalid auth: 401 with body passes', invalidAuthRejected, 'products:list', { role: null, status: 401, body: { error: 'Unauthorized', detail: 'unknown token' } }, []],
+  ['invalid auth: 200 fails', invalidAuthRejected, 'products:list', { role: null, status: 200, body: list([]) }, ['ignored_auth']],
+  ['invalid auth: 403 fails', invalidAuthRejected, 'products:list', { role: null, status: 403, body: { error: 'NotPermitted', detail: 'x' } }, ['wrong_status_for_missing_auth']],
+  ['tenant: 404 ResourceNotFound passes', tenantIsolation, 'orders:get_receipt', { role: 'other_org', status: 404, body: { error: 'ResourceNotFound', detail: 'no such order' } }, []],
+  ['tenant: 200 fails', tenantIsolation, 'orders:get_receipt', { role: 'other_org', status: 200, body: { url: 'https://x' } }, ['tenant_leak']],
+  ['tenant: 403 leaks existence', tenantIsolation, 'orders:get_receipt', { role: 'other_org', status: 403, body: { error: 'NotPermitted', detail: 'x' } }, ['existence_leaked']],
+  ['tenant: 404 with another body fails', tenantIsolation, 'orders:get_receipt', { role: 'other_org', status: 404, body: { message: 'nope' } }, ['wrong_error_body']],
+  ['read scope: 200 passes', readScopeAccepted, 'products:list', { role: 'reader', status: 200, body: list([]) }, []],
+  ['read scope: 404 is not judged', readScopeAccepted, 'orders:get_receipt', { role: 'reader', status: 404, body: { error: 'ResourceNotFound', detail: 'x' } }, []],
+  ['read scope: 403 fails', readScopeAccepted, 'products:list', { role: 'reader', status: 403, body: { error: 'NotPermitted', detail: 'x' } }, ['read_scope_refused']],
+  ['write-only: 403 passes', writeScopeRequired, 'products:update_benefits', { role: 'reader', status: 403, body: { error: 'NotPermitted', detail: 'x' } }, []],
+  ['write-only: 200 fails', writeScopeRequired, 'products:update_benefits', { role: 'reader', status: 200, body: {} }, ['write_scope_ignored']],
   ['scope: 403 with body passes', insufficientScopeRejected, 'products:list', { role: 'no_scope', status: 403, body: { error: 'NotPermitted', detail: 'scope' } }, []],
   ['scope: 200 fails', insufficientScopeRejected, 'products:list', { role: 'no_scope', status: 200, body: list([]) }, ['scope_ignored']],
   ['scope: 403 without a JSON body fails', insufficientScopeRejected, 'products:list', { role: 'no_scope', status: 403, contentType: 'text/plain', rawBody: 'forbidden' }, ['wrong_answer_for_insufficient_scope']],
@@ -111,10 +126,37 @@ describe('applicability', () => {
     [filterRespected, 'no filter parameter with stated semantics'],
     [missingAuthRejected, 'the operation does not require credentials'],
     [insufficientScopeRejected, 'the operation names no scopes'],
+    [invalidAuthRejected, 'the operation does not require credentials'],
   ] as const)('%o does not apply to a bare operation', async (check, reason) => {
     const ctx = await context('products:list');
     const bare = { ...ctx.operation, paginated: false, parameters: [], security: [], scopes: [] };
     expect(check.appliesTo?.({ ...ctx, operation: bare })).toBe(reason);
     expect(check.appliesTo?.(ctx)).toBe(true);
+  });
+});
+
+describe('tenant_isolation applicability', () => {
+  test.each([
+    ['orders:get_receipt', true],
+    ['products:list', 'no path parameter naming a resource'],
+    ['customer_portal:orders:get_invoice', 'the operation does not accept organization tokens'],
+  ] as const)('%s', async (operationId, expected) => {
+    expect(tenantIsolation.appliesTo?.(await context(operationId))).toBe(expected);
+  });
+});
+
+describe('scope matrix applicability', () => {
+  test.each([
+    [readScopeAccepted, 'products:list', true],
+    [readScopeAccepted, 'products:update_benefits', 'the operation lists no read scope'],
+    [readScopeAccepted, 'orders:get_invoice', 'the API description shows no scope for the operation'],
+    [readScopeAccepted, 'customer_portal:license_keys:list', 'the reader role holds an organization token, which the operation does not accept'],
+    [readScopeAccepted, 'oauth2:token', 'the operation names no scopes'],
+    [writeScopeRequired, 'products:update_benefits', true],
+    [writeScopeRequired, 'customers:delete_external', true],
+    [writeScopeRequired, 'products:list', 'the operation lists a read scope'],
+    [writeScopeRequired, 'orders:update', 'the API description shows no scope for the operation'],
+  ] as const)('%o on %s', async (check, operationId, expected) => {
+    expect(check.appliesTo?.(await context(operationId))).toBe(expected);
   });
 });

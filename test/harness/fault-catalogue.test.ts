@@ -7,24 +7,36 @@ import { Writable } from 'node:stream';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runConformance } from '../../harness/run.js';
 import { FAULTS } from '../../server/faults.js';
+import { loadSpec } from '../../spec/load.js';
 
 const RUNS = 15;
 const SEED = 20261122;
 const sink = () => new Writable({ write: (_chunk, _enc, done) => done() });
 const detected: string[] = [];
+// Faults that only a check or suite of a later issue can catch say so (`pending:#N`); they are
+// counted, not run, so that the score stays honest.
+const checkable = FAULTS.filter((f) => !f.detectedBy.startsWith('pending:'));
+const pending = FAULTS.filter((f) => f.detectedBy.startsWith('pending:'));
 
 describe('fault catalogue', () => {
   test('the clean reference passes every cell', async () => {
     const outputDir = mkdtempSync(path.join(tmpdir(), 'cnf-clean-'));
     const outcome = await runConformance({ seed: SEED, runs: RUNS, reporters: ['json'], outputDir, out: sink() });
     expect(outcome.results.errors).toEqual([]);
-    expect(outcome.results.cells.filter((c) => c.status !== 'passed').map((c) => `${c.operationId} ${c.checkId} ${c.status}`)).toEqual([]);
+    expect(outcome.results.cells.filter((c) => c.status === 'failed').map((c) => `${c.operationId} ${c.checkId}: ${c.failures[0]?.message}`)).toEqual([]);
+    // A skipped cell is never silent: it says why (a check that does not apply, a state change).
+    expect(outcome.results.cells.filter((c) => c.status === 'skipped' && !c.skipReason)).toEqual([]);
+    // Every safe operation is exercised by a cell that ran (state-changing ones wait for the
+    // stateful suites; their credential probes run where they need credentials).
+    const spec = await loadSpec();
+    const ran = new Set(outcome.results.cells.filter((c) => c.status === 'passed').map((c) => c.operationId));
+    expect(spec.operations.filter((o) => o.method === 'GET' && !ran.has(o.operationId)).map((o) => o.operationId)).toEqual([]);
     expect(outcome.exitCode).toBe(0);
     const report = JSON.parse(readFileSync(path.join(outputDir, 'report.json'), 'utf8'));
     expect(report.summary.failed).toBe(0);
   }, 120_000);
 
-  test.each(FAULTS.map((f) => [f.id, f.detectedBy] as const))('%s is caught by %s', async (fault, checkId) => {
+  test.each(checkable.map((f) => [f.id, f.detectedBy] as const))('%s is caught by %s', async (fault, checkId) => {
     const outcome = await runConformance({ seed: SEED, runs: RUNS, faults: [fault], reporters: [], out: sink() });
     const caughtBy = [...new Set(outcome.results.cells.filter((c) => c.status === 'failed').map((c) => c.checkId))];
     expect(outcome.results.errors).toEqual([]);
@@ -34,6 +46,7 @@ describe('fault catalogue', () => {
   }, 120_000);
 
   afterAll(() => {
-    process.stdout.write(`fault catalogue: ${detected.length}/${FAULTS.length} faults detected\n`);
+    const waiting = pending.map((f) => `${f.id} (${f.detectedBy})`).join(', ');
+    process.stdout.write(`fault catalogue: ${detected.length}/${checkable.length} faults detected${pending.length ? `; ${pending.length} waiting for their check: ${waiting}` : ''}\n`);
   });
 });

@@ -4,6 +4,8 @@ import { describe, expect, test } from 'vitest';
 import { CHECK_IDS } from '../../checks/index.js';
 import { HARNESS_ERROR_CODES } from '../../harness/errors.js';
 import { FAULTS } from '../../server/faults.js';
+import { loadSpec } from '../../spec/load.js';
+import { operationsTable } from '../../spec/operations-table.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -22,5 +24,8 @@ describe('README tables', () => {
   test('faults, with the check that catches each', () => {
     expect(tableIds('The reference server').sort()).toEqual(FAULTS.map((f) => f.id).sort());
     for (const fault of FAULTS) expect(readme).toMatch(new RegExp(`\\| \`${fault.id}\` \\|.*\\| \`${fault.detectedBy}\` \\|`));
+  });
+  test('operations, rendered from the document', async () => {
+    expect(readme).toContain(operationsTable(await loadSpec()));
   });
 });

@@ -1,10 +1,18 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { CellMeta } from '../../harness/types.js';
 import { ConsoleReporter, renderConsoleReport } from '../../reporters/console.js';
+import { computeCoverage } from '../../reporters/coverage.js';
+import type { LoadedSpec } from '../../spec/load.js';
 import type { RunResults } from '../../reporters/results.js';
 import { cell, failure, INFO, skipped } from './fixtures/cells.js';
 import { fakeModule, moduleOf } from './fixtures/modules.js';
+import { loadCoverageSpec } from './fixtures/spec.js';
+
+let spec: LoadedSpec;
+beforeAll(async () => {
+  spec = await loadCoverageSpec();
+});
 
 const ANSI = /\u001b\[/;
 
@@ -141,6 +149,38 @@ describe('renderConsoleReport', () => {
     }
   });
 
+  test('coverage: a block before the summary line, the measures below the minimum marked', () => {
+    const cells = [
+      cell('products:list', 'status_code_conformance', { observed: { statuses: [200, 401], parameters: ['query:limit', 'query:page'] } }),
+      cell('orders:update', 'status_code_conformance', { observed: { statuses: [204], parameters: ['path:id'] } }),
+    ];
+    const text = renderConsoleReport({ cells, errors: [] }, INFO, { coverage: computeCoverage(spec, cells, 60) });
+    expect(text.endsWith(`Coverage of the spec (minimum 60%)
+  operations  2/3  66.6%
+  statuses    3/7  42.8%  ✗ below 60%
+  parameters  3/5  60.0%
+  not exercised: webhooks:list_endpoints
+
+conformance: 2 passed, 0 failed, 0 skipped, coverage below 60% in 3.2s (seed 42)
+`)).toBe(true);
+  });
+
+  test('coverage without a minimum marks nothing and leaves the summary line alone', () => {
+    const cells = [cell('products:list', 'a'), cell('orders:update', 'a'), cell('webhooks:list_endpoints', 'a')];
+    const text = renderConsoleReport({ cells, errors: [] }, INFO, { coverage: computeCoverage(spec, cells) });
+    expect(text).toContain('Coverage of the spec\n  operations  3/3  100.0%\n  statuses    0/7    0.0%\n  parameters  0/5    0.0%\n\nconformance: 3 passed, 0 failed, 0 skipped in 3.2s (seed 42)\n');
+  });
+
+  test('the coverage block names at most 8 operations not exercised', () => {
+    const idle = Array.from({ length: 11 }, (_, i) => ({
+      operationId: `op_${i + 1}`, method: 'GET', path: '/', exercised: false,
+      statuses: { documented: [], observed: [], undocumented: [] }, parameters: { documented: [], sent: [] },
+    }));
+    const zero = { covered: 0, total: 0, percent: 100 };
+    const text = renderConsoleReport({ cells: [], errors: [] }, INFO, { coverage: { operations: idle, totals: { operations: { covered: 0, total: 11, percent: 0 }, statuses: zero, parameters: zero }, belowMinimum: [] } });
+    expect(text).toContain('  not exercised: op_1, op_2, op_3, op_4, op_5, op_6, op_7, op_8, and 3 more\n');
+  });
+
   test('a long operation id is cut to 40 columns', () => {
     const long = `subscriptions:${'x'.repeat(50)}`;
     const text = renderConsoleReport({ cells: [cell(long, 'status_code_conformance')], errors: [] }, INFO);
@@ -191,6 +231,13 @@ describe('ConsoleReporter', () => {
     expect(written).toContain('  spec version  2026-04\n  seed          9\n');
     expect(written).toContain('  ! ECONNRESET\n    in orders:list > x');
     expect(written).toMatch(/\nconformance: 1 passed, 1 failed, 1 skipped, 1 error in \d+\.\ds \(seed 9\)\n$/);
+  });
+
+  test('with the document, the reporter prints the coverage block', () => {
+    const { out, text } = capture();
+    new ConsoleReporter({ ...INFO, out, spec, minCoverage: 50 }).onTestRunEnd([moduleOf(RESULTS.cells)], [], 'passed');
+    expect(text()).toContain('Coverage of the spec (minimum 50%)\n  operations  1/3  33.3%  ✗ below 50%');
+    expect(text()).toMatch(/, coverage below 50% in \d+\.\ds \(seed 42\)\n$/);
   });
 
   test('color: true forces colours', () => {

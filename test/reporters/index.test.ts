@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { HarnessError } from '../../harness/errors.js';
-import { ConsoleReporter, createReporters, JsonReporter, JUnitReporter, type CreateReportersInfo } from '../../reporters/index.js';
+import { loadCoverageSpec } from './fixtures/spec.js';
+import { ConsoleReporter, createReporters, HtmlReporter, JsonReporter, JUnitReporter, type CreateReportersInfo } from '../../reporters/index.js';
 
 const INFO: CreateReportersInfo = { target: 'http://127.0.0.1:4010', specVersion: '2026-10', seed: 42, outputDir: join('reports', 'run'), out: new PassThrough() };
 
@@ -12,7 +13,7 @@ describe('createReporters', () => {
   const table: [string, { given: string[]; want: unknown[] }][] = [
     ['none', { given: [], want: [] }],
     ['console', { given: ['console'], want: [ConsoleReporter] }],
-    ['all three, in the order given', { given: ['junit', 'console', 'json'], want: [JUnitReporter, ConsoleReporter, JsonReporter] }],
+    ['all four, in the order given', { given: ['junit', 'html', 'console', 'json'], want: [JUnitReporter, HtmlReporter, ConsoleReporter, JsonReporter] }],
     ['a name twice gives one reporter', { given: ['json', 'json'], want: [JsonReporter] }],
   ];
   test.each(table)('%s', (_name, { given, want }) => {
@@ -20,20 +21,43 @@ describe('createReporters', () => {
     expect(reporters.map((reporter) => reporter.constructor)).toEqual(want);
   });
 
-  test('report files go under outputDir as report.json and junit.xml', async () => {
+  test('report files go under outputDir as report.json, junit.xml and report.html', async () => {
     const outputDir = await mkdtemp(join(tmpdir(), 'cnf-reporters-'));
     try {
-      const reporters = createReporters(['json', 'junit'], { ...INFO, outputDir });
+      const reporters = createReporters(['json', 'junit', 'html'], { ...INFO, outputDir });
       for (const reporter of reporters) await reporter.onTestRunEnd?.([], [], 'passed');
-      expect((await readdir(outputDir)).sort()).toEqual(['junit.xml', 'report.json']);
+      expect((await readdir(outputDir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
     } finally {
       await rm(outputDir, { recursive: true, force: true });
     }
   });
 
+  test('the document and --min-coverage reach every report', async () => {
+    const outputDir = await mkdtemp(join(tmpdir(), 'cnf-reporters-'));
+    try {
+      const out = new PassThrough();
+      const chunks: Buffer[] = [];
+      out.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const reporters = createReporters(['console', 'json', 'junit', 'html'], { ...INFO, out, outputDir, spec: await loadCoverageSpec(), minCoverage: 10 });
+      for (const reporter of reporters) await reporter.onTestRunEnd?.([], [], 'passed');
+      expect(Buffer.concat(chunks).toString('utf8')).toContain('Coverage of the spec (minimum 10%)\n  operations  0/3  0.0%  ✗ below 10%');
+      expect(JSON.parse(await readFile(join(outputDir, 'report.json'), 'utf8')).coverage.belowMinimum).toEqual(['operations', 'statuses', 'parameters']);
+      expect(await readFile(join(outputDir, 'junit.xml'), 'utf8')).toContain('<testsuite name="coverage"');
+      expect(await readFile(join(outputDir, 'report.html'), 'utf8')).toContain('<tr class="total-operations"><th scope="row">Operations exercised</th><td class="num">0/3</td>');
+    } finally {
+      await rm(outputDir, { recursive: true, force: true });
+    }
+  });
+
+  test.each([-1, 101, Number.NaN])('a --min-coverage of %s is CNF_ERR_CONFIG_INVALID', (minCoverage) => {
+    expect(() => createReporters(['console'], { ...INFO, minCoverage })).toThrow(
+      expect.objectContaining({ name: 'HarnessError', code: 'CNF_ERR_CONFIG_INVALID', message: `--min-coverage must be a percentage from 0 to 100, not ${minCoverage}` }),
+    );
+  });
+
   const unknown: [string, string[], string][] = [
-    ['html (not built yet)', ['console', 'html'], 'unknown reporter "html" in --reporter; known reporters: console, json, junit'],
-    ['several unknown', ['xml', 'tap'], 'unknown reporter "xml", "tap" in --reporter; known reporters: console, json, junit'],
+    ['a misspelt name', ['console', 'htm'], 'unknown reporter "htm" in --reporter; known reporters: console, json, junit, html'],
+    ['several unknown', ['xml', 'tap'], 'unknown reporter "xml", "tap" in --reporter; known reporters: console, json, junit, html'],
   ];
   test.each(unknown)('an unknown name throws CNF_ERR_CONFIG_INVALID: %s', (_name, names, message) => {
     let thrown: unknown;

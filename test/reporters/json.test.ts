@@ -1,12 +1,20 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { computeCoverage } from '../../reporters/coverage.js';
 import { JsonReporter, MAX_BODY_BYTES, redactHeaders, renderJson, type JsonReport } from '../../reporters/json.js';
 import type { RunResults } from '../../reporters/results.js';
 import { cell, failure, INFO, skipped } from './fixtures/cells.js';
 import { moduleOf } from './fixtures/modules.js';
+import { loadCoverageSpec } from './fixtures/spec.js';
+import type { LoadedSpec } from '../../spec/load.js';
+
+let spec: LoadedSpec;
+beforeAll(async () => {
+  spec = await loadCoverageSpec();
+});
 
 const FAILED = cell('products:list', 'status_code_conformance', { failures: [failure()] });
 const RESULTS: RunResults = {
@@ -23,7 +31,7 @@ describe('renderJson', () => {
     const text = renderJson(RESULTS, INFO);
     expect(text.endsWith('}\n')).toBe(true);
     const parsed = JSON.parse(text) as JsonReport;
-    expect(Object.keys(parsed)).toEqual(['tool', 'version', 'target', 'specVersion', 'seed', 'startedAt', 'durationMs', 'summary', 'matrix', 'cells', 'errors']);
+    expect(Object.keys(parsed)).toEqual(['tool', 'version', 'target', 'specVersion', 'seed', 'startedAt', 'durationMs', 'summary', 'coverage', 'matrix', 'cells', 'errors']);
     expect(parsed).toMatchObject({
       tool: pkg.name,
       version: pkg.version,
@@ -33,6 +41,7 @@ describe('renderJson', () => {
       startedAt: '2026-11-22T05:00:00.000Z',
       durationMs: 3210,
       summary: { passed: 1, failed: 1, skipped: 1, errors: 1, failures: 1, operations: 2, checks: 3, cases: 20 },
+      coverage: null,
       errors: RESULTS.errors,
     });
   });
@@ -56,6 +65,12 @@ describe('renderJson', () => {
       request: { ...original.request, headers: { authorization: 'Bearer [redacted]', accept: 'application/json' } },
     });
     expect(renderJson(RESULTS, INFO)).not.toContain('polar_oat_secret');
+  });
+
+  test('coverage is the computed coverage, as JSON', () => {
+    const coverage = computeCoverage(spec, [cell('products:list', 'x', { observed: { statuses: [200], parameters: ['query:limit'] } })], 50);
+    expect(JSON.parse(renderJson(RESULTS, INFO, coverage)).coverage).toEqual(coverage);
+    expect(coverage.belowMinimum).toEqual(['operations', 'statuses', 'parameters']);
   });
 
   test('skipped cells keep their reason', () => {
@@ -114,5 +129,21 @@ describe('JsonReporter', () => {
     expect(written.durationMs).toBeGreaterThanOrEqual(0);
     expect(written.summary).toMatchObject({ passed: 1, failed: 1, skipped: 1, errors: 1 });
     expect(written.errors).toEqual([{ where: 'unhandled error', message: 'late' }]);
+    expect(written.coverage).toBeNull();
+  });
+
+  test('with the document, writes coverage and which measures are below --min-coverage', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cnf-json-'));
+    dirs.push(dir);
+    const outputFile = join(dir, 'report.json');
+    const reporter = new JsonReporter({ ...INFO, outputFile, spec, minCoverage: 30 });
+    await reporter.onTestRunEnd([moduleOf(RESULTS.cells)], [], 'passed');
+    const written = JSON.parse(await readFile(outputFile, 'utf8')) as JsonReport;
+    expect(written.coverage?.totals).toEqual({
+      operations: { covered: 1, total: 3, percent: 33.3 },
+      statuses: { covered: 0, total: 7, percent: 0 },
+      parameters: { covered: 0, total: 5, percent: 0 },
+    });
+    expect(written.coverage).toMatchObject({ minPercent: 30, belowMinimum: ['statuses', 'parameters'] });
   });
 });

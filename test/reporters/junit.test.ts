@@ -1,12 +1,20 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { computeCoverage } from '../../reporters/coverage.js';
 import { JUnitReporter, renderJUnit } from '../../reporters/junit.js';
+import type { LoadedSpec } from '../../spec/load.js';
 import type { RunResults } from '../../reporters/results.js';
 import { cell, failure, INFO, skipped } from './fixtures/cells.js';
 import { moduleOf } from './fixtures/modules.js';
 import { childrenNamed, parseXml, type XmlElement } from './fixtures/xml.js';
+import { loadCoverageSpec } from './fixtures/spec.js';
+
+let spec: LoadedSpec;
+beforeAll(async () => {
+  spec = await loadCoverageSpec();
+});
 
 const RESULTS: RunResults = {
   cells: [
@@ -109,6 +117,25 @@ describe('renderJUnit', () => {
     const element = childrenNamed(testCase(parsed(), 'harness', 'files:create > upload'), 'error')[0]!;
     expect(element.attributes).toEqual({ message: 'the target did not answer', type: 'CNF_ERR_TARGET_UNREACHABLE' });
     expect(element.text).toBe('HarnessError: the target did not answer\n    at probe');
+  });
+
+  test('with coverage, a coverage suite: one test case per measure, failed when below the minimum', () => {
+    const cells = [cell('products:list', 'a', { observed: { statuses: [200], parameters: ['query:limit', 'query:page', 'query:metadata'] } })];
+    const root = parseXml(renderJUnit({ cells, errors: [] }, INFO, computeCoverage(spec, cells, 50)));
+    const suite = childrenNamed(root, 'testsuite').at(-1)!;
+    expect(suite.attributes).toMatchObject({ name: 'coverage', tests: '3', failures: '2' });
+    const cases = childrenNamed(suite, 'testcase').map((c) => ({
+      name: c.attributes['name'],
+      classname: c.attributes['classname'],
+      out: childrenNamed(c, 'system-out')[0]?.text,
+      failure: childrenNamed(c, 'failure').map((f) => [f.attributes['type'], f.attributes['message']])[0],
+    }));
+    expect(cases).toEqual([
+      { name: 'operations', classname: 'coverage', out: 'operations 1/3 (33.3%)', failure: ['coverage_below_minimum', 'operations 1/3 (33.3%) is below the minimum of 50%'] },
+      { name: 'statuses', classname: 'coverage', out: 'statuses 1/7 (14.2%)', failure: ['coverage_below_minimum', 'statuses 1/7 (14.2%) is below the minimum of 50%'] },
+      { name: 'parameters', classname: 'coverage', out: 'parameters 3/5 (60.0%)', failure: undefined },
+    ]);
+    expect(parseXml(renderJUnit({ cells, errors: [] }, INFO, computeCoverage(spec, cells))).attributes).toMatchObject({ tests: '4', failures: '0' });
   });
 
   test('no errors, no harness suite; no cells, an empty root', () => {

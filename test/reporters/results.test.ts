@@ -97,6 +97,16 @@ describe('exitCodeFor', () => {
   test.each(table)('%s', (_name, { given, want }) => {
     expect(exitCodeFor(given)).toBe(want);
   });
+
+  const withCoverage: [string, { given: RunResults; below: ('operations' | 'statuses' | 'parameters')[]; want: 0 | 1 | 2 }][] = [
+    ['coverage met', { given: { cells: [PASSED], errors: [] }, below: [], want: 0 }],
+    ['coverage below the minimum, no failure', { given: { cells: [PASSED, SKIPPED], errors: [] }, below: ['statuses'], want: 1 }],
+    ['coverage below and a failed cell', { given: { cells: [FAILED], errors: [] }, below: ['operations'], want: 1 }],
+    ['an error wins over coverage', { given: { cells: [PASSED], errors: [{ where: 'run', message: 'x' }] }, below: ['parameters'], want: 2 }],
+  ];
+  test.each(withCoverage)('with coverage: %s', (_name, { given, below, want }) => {
+    expect(exitCodeFor(given, { belowMinimum: below })).toBe(want);
+  });
 });
 
 describe('summarize', () => {

@@ -1,0 +1,19 @@
+import type { Check } from '../harness/types.js';
+import { expectUnauthorized, requiresCredentials } from './auth-support.js';
+
+/**
+ * An operation that requires credentials answers a request with an unknown bearer token with 401
+ * and the body `{error: "Unauthorized", detail}`.
+ * @see api-description.md, Errors (401: missing or unacceptable credentials)
+ */
+export const invalidAuthRejected: Check = {
+  id: 'invalid_auth_rejected',
+  title: 'Invalid credentials not rejected',
+  severity: 'critical',
+  rule: 'auth.invalid_credentials',
+  needs: 'invalid_credentials',
+  appliesTo: requiresCredentials,
+  run(_ctx, exchange) {
+    return exchange.response ? expectUnauthorized(exchange.response, 'with an unknown bearer token') : [];
+  },
+};

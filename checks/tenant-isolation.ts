@@ -1,0 +1,34 @@
+import type { Check } from '../harness/types.js';
+import { acceptsOrganizationToken } from '../harness/operation-inputs.js';
+import { brief } from './support.js';
+
+/**
+ * A resource of another organization is answered exactly like a missing one: the second
+ * organization's token asking for the first organization's resource gets 404 with
+ * `{error: "ResourceNotFound", detail}`, never the resource and never a 403 that leaks its existence.
+ * @see design.md, Reference server (Tenancy); api-description.md, Errors (404)
+ */
+export const tenantIsolation: Check = {
+  id: 'tenant_isolation',
+  title: 'Another organization\'s resource is visible',
+  severity: 'critical',
+  rule: 'auth.tenant_isolation',
+  needs: 'other_org',
+  appliesTo: ({ operation }) =>
+    !operation.parameters.some((p) => p.in === 'path')
+      ? 'no path parameter naming a resource'
+      : acceptsOrganizationToken(operation) || 'the operation does not accept organization tokens',
+  run(_ctx, exchange) {
+    const response = exchange.response;
+    if (!response) return [];
+    const body = response.json as { error?: unknown; detail?: unknown } | undefined;
+    if (response.status === 404 && body?.error === 'ResourceNotFound' && typeof body.detail === 'string') return [];
+    return [{
+      kind: response.status < 300 ? 'tenant_leak' : response.status === 404 ? 'wrong_error_body' : 'existence_leaked',
+      title: response.status < 300 ? 'Another organization\'s resource is served' : 'Another organization\'s resource not answered like a missing one',
+      message: `The other organization's token asking for ${exchange.request.url.replace(/\?.*$/, '')} got ${response.status} ${brief(response.json ?? response.body, 100)}; it must get 404 ResourceNotFound.`,
+      expected: { status: 404, error: 'ResourceNotFound' },
+      actual: { status: response.status, body: response.json ?? response.body.slice(0, 200) },
+    }];
+  },
+};

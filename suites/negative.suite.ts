@@ -1,0 +1,4 @@
+// Negative data: each query parameter made invalid in turn must get the API's 422 naming it.
+import { defineChecksSuite } from '../harness/suite.js';
+
+await defineChecksSuite(['negative']);

@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CellMeta } from '../../harness/types.js';
+import { computeCoverage } from '../../reporters/coverage.js';
+import { escapeHtml, HtmlReporter, renderHtml, type Verdict } from '../../reporters/html.js';
+import type { RunResults } from '../../reporters/results.js';
+import type { LoadedSpec } from '../../spec/load.js';
+import { cell, failure, INFO, skipped } from './fixtures/cells.js';
+import { moduleOf } from './fixtures/modules.js';
+import { loadCoverageSpec } from './fixtures/spec.js';
+
+let spec: LoadedSpec;
+beforeAll(async () => {
+  spec = await loadCoverageSpec();
+});
+
+const SCRIPT = '<script>alert(1)</script>';
+const RESULTS: RunResults = {
+  cells: [
+    cell('products:list', 'status_code_conformance', { failures: [failure({ message: `The body was ${SCRIPT}.` })], observed: { statuses: [200, 500], parameters: ['query:limit'] } }),
+    cell('products:list', 'response_schema_conformance', { observed: { statuses: [200], parameters: ['query:page'] } }),
+    skipped('orders:update', 'status_code_conformance', 'unsafe method: valid cases belong to the stateful suites'),
+    cell('orders:update', 'content_type_conformance', { status: 'failed' }),
+  ],
+  errors: [],
+};
+
+/** The text between `<tag…>` and `</tag>`, for each occurrence. */
+function elements(page: string, tag: string): string[] {
+  return [...page.matchAll(new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, 'g'))].map((match) => match[1]!);
+}
+
+describe('escapeHtml', () => {
+  const table: [string, string, string][] = [
+    ['markup', '<a href="x">it\'s & more</a>', '&lt;a href=&quot;x&quot;&gt;it&#39;s &amp; more&lt;/a&gt;'],
+    ['control characters become U+FFFD; tab, newline, CR stay', 'a\u0000b\u001bc\td\ne\rf\u007f', 'a\uFFFDb\uFFFDc\td\ne\rf\uFFFD'],
+    ['plain text and non-ASCII unchanged', 'products:list ✓ é', 'products:list ✓ é'],
+  ];
+  test.each(table)('%s', (_name, given, want) => {
+    expect(escapeHtml(given)).toBe(want);
+  });
+});
+
+describe('renderHtml', () => {
+  test('a <script> in a failure message is shown as text, never as markup', () => {
+    const page = renderHtml(RESULTS, INFO);
+    expect(page).toContain('The body was &lt;script&gt;alert(1)&lt;/script&gt;.');
+    expect(page).not.toContain(SCRIPT);
+    expect(page.match(/<script\b/g)).toHaveLength(1);
+  });
+
+  test('every string the target or a suite controls is escaped', () => {
+    const evil = '"><img src=x onerror=alert(1)>';
+    const everywhere = failure({
+      operationId: `op${evil}`,
+      checkId: `check${evil}`,
+      kind: `kind${evil}`,
+      title: `title${evil}`,
+      message: `message${evil}`,
+      rule: `rule${evil}`,
+      caseId: `case${evil}`,
+      expected: { evil },
+      actual: evil,
+      request: { method: 'GET', url: `http://t/${evil}`, headers: { [`x${evil}`]: evil }, body: evil },
+      response: { status: 500, headers: { 'content-type': evil }, body: evil, elapsedMs: 1 },
+      reproduce: { curl: `curl '${evil}'`, seed: 1, path: evil },
+    });
+    const results: RunResults = {
+      cells: [
+        cell(`op${evil}`, `check${evil}`, { failures: [everywhere] }),
+        skipped(`op${evil}`, `other${evil}`, `reason${evil}`),
+      ],
+      errors: [{ where: `where${evil}`, message: `message${evil}\nsecond${evil}`, code: `CODE${evil}`, stack: `stack${evil}` }],
+    };
+    const page = renderHtml(results, { ...INFO, title: `title${evil}`, target: `http://t/${evil}`, specVersion: `v${evil}` });
+    const escaped = escapeHtml(evil);
+    expect(escaped).toBe('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(page).not.toContain(evil);
+    expect(page).not.toContain('<img');
+    // Each field shows up escaped: the page has them all as text.
+    for (const field of ['op', 'check', 'other', 'kind', 'title', 'message', 'second', 'rule', 'case', 'reason', 'where', 'CODE', 'stack', 'http://t/', "curl '", 'x', 'v']) {
+      expect(page, field).toContain(escapeHtml(`${field}${evil}`));
+    }
+    expect(page).toContain(`&quot;evil&quot;: &quot;\\&quot;&gt;&lt;img`); // expected, as pretty JSON
+  });
+
+  test('is self-contained: no URL to fetch, one inline script allowed by its hash, nothing else', () => {
+    const page = renderHtml(RESULTS, INFO, computeCoverage(spec, RESULTS.cells, 50));
+    expect(page).not.toMatch(/<(link|img|iframe|object|embed|base|audio|video|source|form)\b/i);
+    expect(page).not.toMatch(/\s(src|srcset|action|formaction|poster|data)=/i);
+    expect(page).not.toMatch(/url\(|@import|@font-face/i);
+    for (const [, href] of page.matchAll(/href="([^"]*)"/g)) expect(href).toMatch(/^#/);
+
+    const [script] = elements(page, 'script');
+    const hash = createHash('sha256').update(script!, 'utf8').digest('base64');
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(page)?.[1]?.replaceAll('&#39;', "'");
+    expect(csp?.split('; ')).toEqual(["default-src 'none'", "style-src 'unsafe-inline'", `script-src 'sha256-${hash}'`, "base-uri 'none'", "form-action 'none'"]);
+  });
+
+  test('every in-page link has its target', () => {
+    const page = renderHtml(RESULTS, INFO, computeCoverage(spec, RESULTS.cells));
+    const ids = new Set([...page.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]));
+    const targets = [...page.matchAll(/href="#([^"]+)"/g)].map((match) => match[1]);
+    expect(targets.length).toBeGreaterThan(5);
+    for (const target of targets) expect(ids, target).toContain(target);
+  });
+
+  test('a failed cell links to its failure; a failed cell without failures to its own entry; a skipped one to its reason', () => {
+    const page = renderHtml(RESULTS, INFO);
+    const links = [...page.matchAll(/<td class="cell (failed|skipped)"><a href="#([^"]+)"/g)].map((match) => [match[1], match[2]]);
+    // Rows alphabetical (orders:update first), columns in registry order (status_code_conformance first).
+    expect(links).toEqual([
+      ['skipped', 'skip-1'],
+      ['failed', 'failure-2'],
+      ['failed', 'failure-1'],
+    ]);
+    expect(page).toMatch(/<article class="failure" id="failure-1"[^>]*>\s*<h4[^>]*><code>products:list<\/code> — Undocumented HTTP status code<\/h4>/);
+    expect(page).toMatch(/<article class="failure" id="failure-2"[^>]*>\s*<h4[^>]*><code>orders:update<\/code> — failed without recorded failures<\/h4>/);
+    expect(page).toContain('<li id="skip-1"><p class="skip-reason"><span aria-hidden="true">– </span>unsafe method: valid cases belong to the stateful suites <span class="muted">(1 cell)</span></p>');
+  });
+
+  test('accessible structure: lang, title, real table headers, symbols beside colours', () => {
+    const page = renderHtml(RESULTS, INFO);
+    expect(page.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
+    expect(elements(page, 'title')).toEqual(['Not conformant — Conformance run — http://127.0.0.1:4010']);
+    const matrix = elements(page, 'table')[0]!;
+    expect([...matrix.matchAll(/<th scope="col" class="check"><span>([^<]+)<\/span><\/th>/g)].map((m) => m[1])).toEqual([
+      'status_code_conformance', 'content_type_conformance', 'response_schema_conformance',
+    ]);
+    expect([...matrix.matchAll(/<th scope="row">([^<]+)<\/th>/g)].map((m) => m[1])).toEqual(['orders:update', 'products:list']);
+    expect(matrix).toContain('<td class="cell passed" title="passed (10 cases)"><span aria-hidden="true">✓</span><span class="vh">passed</span></td>');
+    expect(matrix).toContain('<td class="cell none"><span class="vh">not run</span></td>');
+  });
+
+  test('the failure shows message, expected, actual, the reproducer with a copy button, seed and replay path', () => {
+    const page = renderHtml(RESULTS, INFO);
+    const [article] = elements(page, 'article');
+    expect(article).toContain('<p class="message">The body was &lt;script&gt;alert(1)&lt;/script&gt;.</p>');
+    expect(article).toContain('<dt>Expected</dt><dd><pre>[\n  200,\n  401,\n  422\n]</pre></dd><dt>Actual</dt><dd><pre>500</pre></dd>');
+    expect(article).toContain(`<pre id="failure-1-curl" class="curl"><code>curl -X GET &#39;http://127.0.0.1:4010/v1/products/?limit=101&#39; -H &quot;Authorization: Bearer $CNF_ADMIN_TOKEN&quot;</code></pre>`);
+    expect(article).toContain('<button type="button" class="copy" data-copy="failure-1-curl"');
+    expect(article).toContain('Seed <code>42</code> · replay path <code>0:1</code>');
+    // The request's credentials are redacted in the details, as in report.json.
+    expect(article).toContain('authorization: Bearer [redacted]');
+    expect(page).not.toContain('polar_oat_secret');
+  });
+
+  type Case = { results: RunResults; minCoverage?: number; want: Verdict; reason: RegExp };
+  const clean: CellMeta[] = [cell('products:list', 'a', { observed: { statuses: [200], parameters: [] } })];
+  const verdicts: [string, Case][] = [
+    ['all passed', { results: { cells: clean, errors: [] }, want: 'Conformant', reason: /every check that ran passed \(1 cell, 10 cases\)/ }],
+    ['passed with skips', { results: { cells: [...clean, skipped('a', 'b', 'r')], errors: [] }, want: 'Conformant', reason: /1 cell skipped<\/a>: not checked/ }],
+    ['a failed cell', { results: RESULTS, want: 'Not conformant', reason: /2 failed cells<\/a> \(1 failure\)/ }],
+    ['coverage below the minimum', { results: { cells: clean, errors: [] }, minCoverage: 50, want: 'Not conformant', reason: /coverage below the minimum of 50%: operations 33\.3%, statuses 14\.2%, parameters 0\.0%/ }],
+    ['a harness error', { results: { cells: clean, errors: [{ where: 'run', message: 'x' }] }, want: 'Inconclusive', reason: /1 harness error<\/a>: the harness could not check everything/ }],
+    ['a harness error beats failures', { results: { cells: RESULTS.cells, errors: [{ where: 'run', message: 'x' }] }, want: 'Inconclusive', reason: /2 failed cells/ }],
+  ];
+  test.each(verdicts)('verdict: %s', (_name, { results, minCoverage, want, reason }) => {
+    const page = renderHtml(results, INFO, computeCoverage(spec, results.cells, minCoverage));
+    expect(/<p id="verdict"[^>]*>.*<span class="verdict-label">([^<]+)<\/span><\/p>/.exec(page)?.[1]).toBe(want);
+    expect(elements(page, 'ul').find((list) => list.includes(want === 'Conformant' ? 'every check' : 'href="#'))).toMatch(reason);
+  });
+
+  test('coverage: totals with the minimum, per operation chips, or a note when not measured', () => {
+    const page = renderHtml(RESULTS, INFO, computeCoverage(spec, RESULTS.cells, 50));
+    expect(page).toContain('<tr class="total-operations"><th scope="row">Operations exercised</th><td class="num">2/3</td><td class="num">66.6%</td>');
+    expect(page).toContain('<tr class="total-statuses"><th scope="row">Status codes observed</th><td class="num">1/7</td><td class="num">14.2%</td>');
+    expect(page).toMatch(/<tr class="total-statuses">.*<td class="bad"><span aria-hidden="true">✗ <\/span>below 50%<\/td><\/tr>/);
+    expect(page).toMatch(/<tr class="total-operations">.*<td class="good"><span aria-hidden="true">✓ <\/span>meets 50%<\/td><\/tr>/);
+    expect(page).toContain('<li class="chip odd"><span aria-hidden="true">? </span>500<span class="vh"> observed but not documented</span></li>');
+    expect(page).toContain('<li class="chip miss"><span aria-hidden="true">✗ </span>query:metadata<span class="vh"> not sent</span></li>');
+    expect(renderHtml(RESULTS, INFO)).toContain('Coverage was not measured: the report was written without the OpenAPI document.');
+  });
+
+  test('harness errors get their own section, grouped by code and message', () => {
+    const page = renderHtml({ cells: [], errors: [
+      { where: 'a > x', message: 'the target did not answer', code: 'CNF_ERR_TARGET_UNREACHABLE' },
+      { where: 'b > y', message: 'the target did not answer', code: 'CNF_ERR_TARGET_UNREACHABLE', stack: 'HarnessError: at probe' },
+    ] }, INFO);
+    const errors = page.slice(page.indexOf('<section id="errors"'));
+    expect(errors).toContain('<h2 id="errors-title">Harness errors</h2>');
+    expect(errors.match(/<article class="error">/g)).toHaveLength(1);
+    expect(errors).toContain('<code>CNF_ERR_TARGET_UNREACHABLE</code>: the target did not answer</h3>');
+    expect(errors).toContain('in a &gt; x, b &gt; y');
+    expect(page).toContain('No cells were recorded.');
+  });
+
+  test('is deterministic', () => {
+    expect(renderHtml(RESULTS, INFO)).toBe(renderHtml(RESULTS, INFO));
+  });
+});
+
+describe('HtmlReporter', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  test('writes the report with coverage when given the document', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cnf-html-'));
+    dirs.push(dir);
+    const outputFile = join(dir, 'out', 'report.html');
+    const reporter = new HtmlReporter({ target: INFO.target, specVersion: INFO.specVersion, seed: 5, outputFile, spec, minCoverage: 90 });
+    reporter.onTestRunStart();
+    await reporter.onTestRunEnd([moduleOf(RESULTS.cells)], [], 'failed');
+    const page = await readFile(outputFile, 'utf8');
+    expect(page).toContain('<span class="verdict-label">Not conformant</span>');
+    expect(page).toContain('Coverage below the minimum of 90%: operations 66.6%, statuses 14.2%, parameters 40.0%; the run exits with code 1.');
+    expect(page).toContain('<dt>Seed</dt><dd><code>5</code></dd>');
+  });
+});
