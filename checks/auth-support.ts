@@ -1,12 +1,15 @@
 /**
- * The 401 answer every credential check expects: status 401 and `{error: "Unauthorized", detail}`.
+ * The 401 answer every credential check expects: status 401 (RFC 9110 section 15.5.2), and a body
+ * valid against the 401 response the operation documents (for this API: `{error: "Unauthorized",
+ * detail}`); a document that documents no 401 body is held to the status alone.
  * @see api-description.md, Errors
  */
-import type { Finding, HttpResponse } from '../harness/types.js';
+import type { CheckContext, Finding, HttpResponse } from '../harness/types.js';
+import { mediaTypeOf } from './content-type-conformance.js';
 import { brief } from './support.js';
 
-/** Findings for a response that should be the API's 401; `why` says what the request lacked. */
-export function expectUnauthorized(response: HttpResponse, why: string): Finding[] {
+/** Findings for a response that should be a 401; `why` says what the request lacked. */
+export function expectUnauthorized(ctx: CheckContext, response: HttpResponse, why: string): Finding[] {
   if (response.status !== 401) {
     return [{
       kind: response.status < 300 ? 'ignored_auth' : 'wrong_status_for_missing_auth',
@@ -16,13 +19,17 @@ export function expectUnauthorized(response: HttpResponse, why: string): Finding
       actual: response.status,
     }];
   }
-  const body = response.json as { error?: unknown; detail?: unknown } | undefined;
-  if (body?.error === 'Unauthorized' && typeof body.detail === 'string') return [];
+  const key = ctx.spec.matchStatus(ctx.operation, 401);
+  const documented = key ? (ctx.operation.responseMediaTypes[key] ?? []) : [];
+  const mediaType = documented.find((d) => d === mediaTypeOf(response.headers['content-type'])) ?? documented.find((d) => /json/i.test(d));
+  if (!key || !mediaType) return [];
+  const result = response.json === undefined ? { ok: false as const, errors: [] } : ctx.spec.validateResponse(ctx.operation, key, mediaType, response.json);
+  if (!result || result.ok) return [];
   return [{
     kind: 'wrong_error_body',
     title: 'Wrong 401 error body',
-    message: `The 401 body must be {"error":"Unauthorized","detail":string}; got ${brief(response.json ?? response.body)}.`,
-    expected: { error: 'Unauthorized', detail: 'string' },
+    message: `The 401 body does not match the documented one (for this API {"error":"Unauthorized","detail":string}); got ${brief(response.json ?? response.body)}.`,
+    expected: `the documented ${key} ${mediaType} body`,
     actual: response.json ?? response.body.slice(0, 200),
   }];
 }

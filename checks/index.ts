@@ -10,8 +10,10 @@ import { missingAuthRejected } from './missing-auth-rejected.js';
 import { negativeDataRejection } from './negative-data-rejection.js';
 import { notAServerError } from './not-a-server-error.js';
 import { pagesDisjointAndComplete } from './pages-disjoint-and-complete.js';
+import { paginationDefaults } from './pagination-defaults.js';
 import { paginationCountsConsistent } from './pagination-counts-consistent.js';
 import { paginationLimitRespected } from './pagination-limit-respected.js';
+import { positiveDataAcceptance } from './positive-data-acceptance.js';
 import { responseSchemaConformance } from './response-schema-conformance.js';
 import { readScopeAccepted, writeScopeRequired } from './scope-matrix.js';
 import { sortingRespected } from './sorting-respected.js';
@@ -26,9 +28,11 @@ export const CHECKS: readonly Check[] = [
   responseSchemaConformance,
   paginationLimitRespected,
   paginationCountsConsistent,
+  paginationDefaults,
   pagesDisjointAndComplete,
   sortingRespected,
   filterRespected,
+  positiveDataAcceptance,
   negativeDataRejection,
   missingAuthRejected,
   invalidAuthRejected,

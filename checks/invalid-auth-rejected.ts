@@ -13,7 +13,7 @@ export const invalidAuthRejected: Check = {
   rule: 'auth.invalid_credentials',
   needs: 'invalid_credentials',
   appliesTo: requiresCredentials,
-  run(_ctx, exchange) {
-    return exchange.response ? expectUnauthorized(exchange.response, 'with an unknown bearer token') : [];
+  run(ctx, exchange) {
+    return exchange.response ? expectUnauthorized(ctx, exchange.response, 'with an unknown bearer token') : [];
   },
 };

@@ -13,7 +13,7 @@ export const missingAuthRejected: Check = {
   rule: 'auth.missing_credentials',
   needs: 'anonymous',
   appliesTo: requiresCredentials,
-  run(_ctx, exchange) {
-    return exchange.response ? expectUnauthorized(exchange.response, 'without credentials') : [];
+  run(ctx, exchange) {
+    return exchange.response ? expectUnauthorized(ctx, exchange.response, 'without credentials') : [];
   },
 };

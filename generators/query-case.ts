@@ -54,8 +54,9 @@ export function pageArbitrary(schema: Schema): fc.Arbitrary<number> {
 function parameterArbitrary(param: Parameter, harvest: Harvest | undefined): fc.Arbitrary<string | string[]> {
   if (param.name === 'limit') return limitArbitrary(param.schema).map(text);
   if (param.name === 'page') return pageArbitrary(param.schema).map(text);
+  // A query string cannot carry null (absence says it) nor an empty repetition.
   const derived = schemaArbitrary(param.schema, { direction: 'request', maxItems: 3 })
-    .filter((v) => !(Array.isArray(v) && v.length === 0))
+    .filter((v) => v !== null && !(Array.isArray(v) && (v.length === 0 || v.includes(null))))
     .map(toQueryValue);
   const seen = harvest?.parameters[param.name] ?? [];
   if (seen.length === 0) return derived;

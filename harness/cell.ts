@@ -64,7 +64,7 @@ export function secretsOf(target: Target): SecretRef[] {
  */
 export function notCallable(operation: Operation, target: Target, needs: Check['needs']): string | undefined {
   const safe = SAFE_METHODS.has(operation.method);
-  if (needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org') {
+  if (needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org' || needs === 'defaults') {
     if (!safe) return 'changes state: exercised by the stateful suites';
     const missing = missingFixtures(operation, target);
     if (missing.length) return `needs fixture ${missing.join(', ')}`;
@@ -75,7 +75,7 @@ export function notCallable(operation: Operation, target: Target, needs: Check['
 }
 
 function testCase(operation: Operation, target: Target, input: CaseInput, role: Role | null, needs: Check['needs'], n: number): TestCase {
-  const fixtures = needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org' || SAFE_METHODS.has(operation.method);
+  const fixtures = needs !== 'anonymous' && needs !== 'invalid_credentials' && needs !== 'no_scope' && needs !== 'reader' ? true : SAFE_METHODS.has(operation.method);
   const pathParams = pathValues(operation, target, fixtures);
   const { query, negative } = input;
   return {
@@ -95,8 +95,29 @@ interface CaseInput {
   negative?: NegativeCase;
 }
 
+/**
+ * Sends what a check needs for one case: the case itself; for `walk` every page from 1 and the
+ * page past the last (the checked exchange is the last, `history` the pages before); for
+ * `defaults` the case without page and limit (`history[0]`) and then with `page=1&limit=10`.
+ * Used by the property runs and by `conformance replay`, so a replayed failure sees the same evidence.
+ */
+export async function gatherEvidence(client: Client, operation: Operation, check: Check, testCase: TestCase): Promise<{ exchange: Exchange; history: Exchange[] }> {
+  if (check.needs === 'walk') {
+    const { page: _page, ...query } = testCase.query;
+    const pages = await walk(client, operation, { ...testCase, query });
+    return { exchange: pages[pages.length - 1]!, history: pages.slice(0, -1) };
+  }
+  if (check.needs === 'defaults') {
+    const { page: _page, limit: _limit, ...query } = testCase.query;
+    const bare = await client.send(operation, { ...testCase, query });
+    const explicit = await client.send(operation, { ...testCase, id: `${testCase.id}/explicit`, query: { ...query, page: '1', limit: '10' } });
+    return { exchange: explicit, history: [bare] };
+  }
+  return { exchange: await client.send(operation, testCase), history: [] };
+}
+
 /** Sends page 1..max_page and then max_page + 1 with the same filters; stops early on a non-list answer. */
-export async function walk(client: Client, operation: Operation, base: TestCase): Promise<Exchange[]> {
+async function walk(client: Client, operation: Operation, base: TestCase): Promise<Exchange[]> {
   const exchanges: Exchange[] = [];
   for (let page = 1; page <= MAX_WALK_PAGES + 1; page++) {
     const exchange = await client.send(operation, { ...base, id: `${base.id}/p${page}`, query: { ...base.query, page: String(page) } });
@@ -136,8 +157,11 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
     // correct target answer 422 first, which says nothing about the credentials.
     inputs = fc.constant({ query: {} });
   } else {
-    inputs = queryCaseArbitrary(operation, { harvest: input.harvest, omit: isWalk ? ['page'] : [] }).map((query) => ({ query }));
-    examples = boundaryExamples(operation, { invalid: check.needs === 'exchange', page: !isWalk, ...(input.harvest ? { harvest: input.harvest } : {}) }).map((query) => [{ query }]);
+    const omit = isWalk ? ['page'] : check.needs === 'defaults' ? ['page', 'limit'] : [];
+    inputs = queryCaseArbitrary(operation, { harvest: input.harvest, omit }).map((query) => ({ query }));
+    examples = boundaryExamples(operation, { invalid: check.needs === 'exchange', page: !isWalk, ...(input.harvest ? { harvest: input.harvest } : {}) })
+      .filter((query) => check.needs !== 'defaults' || (query.page === undefined && query.limit === undefined))
+      .map((query) => [{ query }]);
   }
   let n = 0;
   const statuses = new Set<number>();
@@ -150,15 +174,9 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
   const evaluate = async (caseInput: CaseInput): Promise<{ findings: Finding[]; exchange: Exchange }> => {
     const base = testCase(operation, target, caseInput, role, check.needs, n++);
     cell.cases++;
-    if (isWalk) {
-      const pages = await walk(client, operation, base);
-      pages.forEach(observe);
-      const last = pages[pages.length - 1]!;
-      return { findings: check.run(ctx, last, pages.slice(0, -1)), exchange: last };
-    }
-    const exchange = await client.send(operation, base);
-    observe(exchange);
-    return { findings: check.run(ctx, exchange, []), exchange };
+    const { exchange, history } = await gatherEvidence(client, operation, check, base);
+    [...history, exchange].forEach(observe);
+    return { findings: check.run(ctx, exchange, history), exchange };
   };
 
   const numRuns = PROBES.has(check.needs) ? 1 : isWalk ? Math.max(3, Math.round(input.runs / 10)) : input.runs;

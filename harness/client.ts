@@ -15,6 +15,8 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_RATE_LIMIT_RETRIES = 3;
 /** Longest Retry-After honoured, in seconds; a longer one is answered as it is. */
 const MAX_RETRY_AFTER_S = 10;
+/** Consecutive timeouts of one operation after which its requests fail at once (until an answer comes). */
+export const CIRCUIT_BREAK_AFTER = 2;
 
 /** Sends test cases to one target. */
 export interface Client {
@@ -84,8 +86,10 @@ async function readBody(body: AsyncIterable<Buffer>): Promise<string> {
 
 /**
  * Creates the client of a target: one keep-alive connection pool, pacing at
- * `target.requestsPerSecond` when set, a timeout of `target.timeoutMs` on every request, and
- * 429 answers retried after their Retry-After (at most 3 times, waits of at most 10 s).
+ * `target.requestsPerSecond` when set, a timeout of `target.timeoutMs` on every request, 429
+ * answers retried after their Retry-After (at most 3 times, waits of at most 10 s), and a circuit
+ * breaker per operation: after {@link CIRCUIT_BREAK_AFTER} consecutive timeouts its requests fail
+ * at once with `CNF_CIRCUIT_OPEN` until one is answered.
  */
 export function createClient(target: Target): Client {
   const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000, headersTimeout: target.timeoutMs, bodyTimeout: target.timeoutMs });
@@ -122,10 +126,22 @@ export function createClient(target: Target): Client {
     return response;
   }
 
+  // A target that hangs would make every generated case and every shrinking step wait out the
+  // timeout; after a few consecutive timeouts of an operation its requests fail at once instead.
+  const timeouts = new Map<string, number>();
+
   return {
     async send(operation, testCase) {
       const request = buildRequest(target, operation, testCase);
       const exchange: Exchange = { case: testCase, operationId: operation.operationId, request };
+      const breaker = `${operation.method} ${operation.path}`;
+      if ((timeouts.get(breaker) ?? 0) >= CIRCUIT_BREAK_AFTER) {
+        exchange.transportError = {
+          code: 'CNF_CIRCUIT_OPEN',
+          message: `not sent: the target gave no answer within ${target.timeoutMs} ms to the last ${CIRCUIT_BREAK_AFTER} requests of this operation`,
+        };
+        return exchange;
+      }
       try {
         let response = await once(request);
         for (let retry = 0; response.status === 429 && retry < MAX_RATE_LIMIT_RETRIES; retry++) {
@@ -135,6 +151,7 @@ export function createClient(target: Target): Client {
           response = await once(request);
         }
         exchange.response = response;
+        timeouts.delete(breaker);
       } catch (error) {
         const err = error as Error & { code?: string };
         const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /timeout/i.test(err.code ?? '');
@@ -142,6 +159,7 @@ export function createClient(target: Target): Client {
           code: timedOut ? 'CNF_TIMEOUT' : (err.code ?? err.name),
           message: timedOut ? `no complete answer within ${target.timeoutMs} ms` : err.message,
         };
+        if (timedOut) timeouts.set(breaker, (timeouts.get(breaker) ?? 0) + 1);
       }
       return exchange;
     },

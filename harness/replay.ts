@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { CHECKS } from '../checks/index.js';
 import { API_VERSIONS, loadSpec, specPath, type ApiVersion } from '../spec/load.js';
-import { walk } from './cell.js';
+import { gatherEvidence } from './cell.js';
 import { createClient } from './client.js';
 import { probeTarget, readConfigFile, resolveRemoteTarget } from './config.js';
 import { HarnessError } from './errors.js';
@@ -97,14 +97,8 @@ export async function replayReport(options: ReplayOptions): Promise<ReplayOutcom
       if (!check) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the report names check ${failure.checkId}, which this version does not have`);
       const operation = spec.operation(failure.operationId);
       const ctx = { spec, operation };
-      let findings: Finding[];
-      if (check.needs === 'walk') {
-        const { page: _page, ...query } = failure.case.query;
-        const pages = await walk(client, operation, { ...failure.case, query });
-        findings = check.run(ctx, pages[pages.length - 1]!, pages.slice(0, -1));
-      } else {
-        findings = check.run(ctx, await client.send(operation, failure.case), []);
-      }
+      const { exchange, history } = await gatherEvidence(client, operation, check, failure.case);
+      const findings = check.run(ctx, exchange, history);
       const result: ReplayedFailure = {
         checkId: failure.checkId,
         operationId: failure.operationId,

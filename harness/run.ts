@@ -58,6 +58,8 @@ export interface RunOptions {
   faults?: string[];
   /** A baseline file of accepted deviations: reported, not failing the run. */
   baseline?: string;
+  /** Where credentials of a remote target are read from; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
   /** Stream of the console reporter; default stdout. */
   out?: NodeJS.WritableStream;
   color?: boolean;
@@ -109,7 +111,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   let stop: () => Promise<void> = async () => {};
   if (url) {
     if (options.faults?.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', '--fault applies to the embedded reference only; use `conformance serve --fault` for a remote one');
-    target = resolveRemoteTarget({ url, ...(config ? { config } : {}), ...(options.rate !== undefined ? { rate: options.rate } : {}), ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+    target = resolveRemoteTarget({ url, ...(config ? { config } : {}), ...(options.rate !== undefined ? { rate: options.rate } : {}), ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.env ? { env: options.env } : {}) });
     await probeTarget(target);
   } else {
     const reference = await startReferenceServer({ host: '127.0.0.1', port: 0, seed, faults: options.faults ?? [], ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) });

@@ -87,9 +87,10 @@ export interface CheckContext {
  * `negative` a valid request with one query parameter made invalid (`TestCase.negative` says which);
  * `invalid_credentials` a request with an unknown bearer token; `other_org` a valid request of the
  * first organization's fixtures sent with the second organization's token; `reader` a request with
- * the `reader` role (read scopes only): fixtures in the path for safe methods, random ids otherwise.
+ * the `reader` role (read scopes only): fixtures in the path for safe methods, random ids otherwise;
+ * `defaults` a list request without page and limit (`history[0]`) and the same with `page=1&limit=10`.
  */
-export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope' | 'negative' | 'invalid_credentials' | 'other_org' | 'reader';
+export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope' | 'negative' | 'invalid_credentials' | 'other_org' | 'reader' | 'defaults';
 
 /**
  * A named check: pure, never throws for a finding, returns findings as data.

@@ -1,4 +1,5 @@
-// Page walks: every page of a generated filtered list, then the page past the last.
+// Page walks (every page of a generated filtered list, then the page past the last) and the
+// pagination defaults (no page and limit = page 1 of 10).
 import { defineChecksSuite } from '../harness/suite.js';
 
-await defineChecksSuite(['walk']);
+await defineChecksSuite(['walk', 'defaults']);

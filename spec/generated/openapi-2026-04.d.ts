@@ -1672,7 +1672,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Benefit id filter. */
-                benefit_id?: components["schemas"]["Uuid"] | null;
+                benefit_id?: components["schemas"]["Uuid"];
                 /** @description Page number, starting at 1 (section Limits). */
                 page?: components["parameters"]["Page"];
                 /**

@@ -40,3 +40,13 @@ describe('queryCaseArbitrary', () => {
     expect(details.counterexample?.[0]).toEqual({ is_archived: expect.any(String) });
   });
 });
+
+describe('query values', () => {
+  test('a nullable parameter is never sent as the text null', () => {
+    const op = {
+      operationId: 'x', method: 'GET', path: '/x', tags: [], responseStatuses: ['200'], responseMediaTypes: {}, security: [], scopes: [], paginated: false, raw: {},
+      parameters: [{ name: 'benefit_id', in: 'query' as const, required: true, style: 'form', explode: true, schema: { anyOf: [{ type: 'string', format: 'uuid' }, { type: 'null' }] } }],
+    };
+    for (const q of fc.sample(queryCaseArbitrary(op), { seed: 1, numRuns: 200 })) expect(q.benefit_id).not.toBe('null');
+  });
+});

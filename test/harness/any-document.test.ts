@@ -1,0 +1,85 @@
+// `--spec FILE`: the generic checks run on another API's OpenAPI 3.0 document; what the harness
+// cannot call is skipped with the reason, and a correct implementation passes.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runConformance, type RunOutcome } from '../../harness/run.js';
+
+const SPEC = path.join(import.meta.dirname, 'fixtures/petstore.yaml');
+const PETS = [{ id: 1, name: 'Rex', tag: null }, { id: 2, name: 'Tom', tag: 'cat' }];
+const sink = () => new Writable({ write: (_c, _e, done) => done() });
+
+function json(res: import('node:http').ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** A correct petstore: limit validated (400 otherwise), pets by id, 404 for others. */
+function petstore(): Server {
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/pets' && req.method === 'GET') {
+      const limit = url.searchParams.get('limit');
+      if (limit !== null && !(/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= 100)) return json(res, 400, { code: 400, message: 'limit must be 1..100' });
+      return json(res, 200, PETS.slice(0, limit === null ? undefined : Number(limit)));
+    }
+    const match = /^\/pets\/([^/]+)$/.exec(url.pathname);
+    if (match && req.method === 'GET') {
+      const pet = PETS.find((p) => String(p.id) === decodeURIComponent(match[1]!));
+      return pet ? json(res, 200, pet) : json(res, 404, { code: 404, message: 'no such pet' });
+    }
+    return json(res, 404, { code: 404, message: 'not found' });
+  });
+}
+
+describe('any OpenAPI document', () => {
+  let server: Server;
+  let outcome: RunOutcome;
+  beforeAll(async () => {
+    server = petstore();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(path.join(tmpdir(), 'cnf-any-'));
+    const config = path.join(dir, 'conformance.config.json');
+    writeFileSync(config, JSON.stringify({ fixtures: { petId: '1' } }));
+    outcome = await runConformance({
+      target: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      spec: SPEC,
+      config,
+      seed: 11,
+      runs: 20,
+      reporters: [],
+      out: sink(),
+    });
+  }, 120_000);
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const cell = (operationId: string, checkId: string) => outcome.results.cells.find((c) => c.operationId === operationId && c.checkId === checkId);
+
+  test('a correct implementation passes', () => {
+    expect(outcome.results.errors).toEqual([]);
+    expect(outcome.results.cells.filter((c) => c.status === 'failed').map((c) => `${c.operationId} ${c.checkId}`)).toEqual([]);
+    expect(outcome.exitCode).toBe(0);
+  });
+
+  test.each([
+    ['listPets', 'response_schema_conformance'],
+    ['listPets', 'status_code_conformance'],
+    ['listPets', 'negative_data_rejection'],
+    ['showPetById', 'response_schema_conformance'],
+  ])('%s %s ran and passed', (operationId, checkId) => {
+    expect(cell(operationId, checkId)?.status).toBe('passed');
+    expect(cell(operationId, checkId)?.cases).toBeGreaterThan(0);
+  });
+
+  test.each([
+    ['createPet', 'response_schema_conformance', 'changes state: exercised by the stateful suites'],
+    ['listPets', 'pagination_limit_respected', 'not a paginated list'],
+    ['listPets', 'missing_auth_rejected', 'the operation does not require credentials'],
+    ['listPets', 'tenant_isolation', 'no path parameter naming a resource'],
+  ])('%s %s is skipped: %s', (operationId, checkId, reason) => {
+    expect(cell(operationId, checkId)).toMatchObject({ status: 'skipped', skipReason: reason });
+  });
+});
