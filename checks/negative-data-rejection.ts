@@ -1,10 +1,13 @@
 import type { Check } from '../harness/types.js';
 import { brief } from './support.js';
+import { SAFE_METHODS } from '../harness/operation-inputs.js';
 
 /**
- * A request with one query parameter its schema rejects is refused. Where the operation documents
- * 422 (this API: "request fails validation"), the answer must be 422 with a validation entry whose
- * `loc` names that parameter (`["query", name, ...]`); a document without a 422 is held to any 4xx.
+ * A request with one query parameter or body field its schema rejects is refused. Where the
+ * operation documents 422 (this API: "request fails validation"), the answer must be 422 with a
+ * validation entry whose `loc` names it (`["query", name, ...]`, `["body", field, ...]`); a document
+ * without a 422 is held to any 4xx. A state-changing request names a random id, so a 404 (the
+ * resource looked up before the body was validated) is accepted there too.
  * @see api-description.md, Errors (422 and the validation entry)
  */
 export const negativeDataRejection: Check = {
@@ -17,13 +20,21 @@ export const negativeDataRejection: Check = {
     const response = exchange.response;
     const negative = exchange.case.negative;
     if (!response || !negative) return [];
-    const what = `${negative.parameter}=${brief(exchange.case.query[negative.parameter])} (${negative.reason})`;
+    const what =
+      negative.location === 'query'
+        ? `query parameter ${negative.parameter}=${brief(exchange.case.query[negative.parameter])} (${negative.reason})`
+        : negative.location === 'path'
+          ? `path parameter ${negative.parameter}=${brief(exchange.case.pathParams[negative.parameter])} (${negative.reason})`
+          : `body field ${negative.parameter} (${negative.mutation}: ${negative.reason})`;
+    // A malformed id names no resource, and a state-changing request names a random one: a 404
+    // there is a defensible refusal too.
+    if (response.status === 404 && (negative.location === 'path' || !SAFE_METHODS.has(ctx.operation.method))) return [];
     if (!ctx.operation.responseStatuses.includes('422')) {
       if (response.status >= 400 && response.status < 500) return [];
       return [{
         kind: response.status < 300 ? 'negative_data_accepted' : 'wrong_status_for_invalid_data',
         title: response.status < 300 ? 'Invalid data accepted' : 'Invalid data not answered with a 4xx',
-        message: `The invalid query parameter ${what} got ${response.status}; it must get a 4xx.`,
+        message: `The invalid ${what} got ${response.status}; it must get a 4xx.`,
         expected: '4xx',
         actual: response.status,
       }];
@@ -32,20 +43,20 @@ export const negativeDataRejection: Check = {
       return [{
         kind: response.status < 300 ? 'negative_data_accepted' : 'wrong_status_for_invalid_data',
         title: response.status < 300 ? 'Invalid data accepted' : 'Invalid data not answered with 422',
-        message: `The invalid query parameter ${what} got ${response.status}; it must get 422.`,
+        message: `The invalid ${what} got ${response.status}; it must get 422.`,
         expected: 422,
         actual: response.status,
       }];
     }
     const detail = (response.json as { detail?: unknown } | undefined)?.detail;
     const entries = Array.isArray(detail) ? (detail as { loc?: unknown }[]) : [];
-    const points = entries.some((e) => Array.isArray(e.loc) && e.loc[0] === 'query' && e.loc[1] === negative.parameter);
+    const points = entries.some((e) => Array.isArray(e.loc) && e.loc[0] === negative.location && e.loc[1] === negative.parameter);
     if (points) return [];
     return [{
       kind: 'validation_loc_mismatch',
       title: 'Validation error does not point at the invalid parameter',
-      message: `The 422 for ${what} has no detail entry with loc ["query", "${negative.parameter}", …]; got ${brief(entries.map((e) => e.loc))}.`,
-      expected: ['query', negative.parameter],
+      message: `The 422 for the ${what} has no detail entry with loc ["${negative.location}", "${negative.parameter}", …]; got ${brief(entries.map((e) => e.loc))}.`,
+      expected: [negative.location, negative.parameter],
       actual: entries.map((e) => e.loc),
     }];
   },

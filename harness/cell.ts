@@ -64,6 +64,11 @@ export function secretsOf(target: Target): SecretRef[] {
  */
 export function notCallable(operation: Operation, target: Target, needs: Check['needs']): string | undefined {
   const safe = SAFE_METHODS.has(operation.method);
+  if (needs === 'negative' && !safe) {
+    // Invalid data must be refused before anything changes; random ids keep a broken target from
+    // changing a real resource.
+    return target.readOnly ? 'read-only run: the operation may change state' : undefined;
+  }
   if (needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org' || needs === 'defaults') {
     if (!safe) return 'changes state: exercised by the stateful suites';
     const missing = missingFixtures(operation, target);
@@ -75,17 +80,19 @@ export function notCallable(operation: Operation, target: Target, needs: Check['
 }
 
 function testCase(operation: Operation, target: Target, input: CaseInput, role: Role | null, needs: Check['needs'], n: number): TestCase {
-  const fixtures = needs !== 'anonymous' && needs !== 'invalid_credentials' && needs !== 'no_scope' && needs !== 'reader' ? true : SAFE_METHODS.has(operation.method);
-  const pathParams = pathValues(operation, target, fixtures);
+  const probing = ['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'negative'].includes(needs);
+  const fixtures = !probing || SAFE_METHODS.has(operation.method);
   const { query, negative } = input;
+  const pathParams = { ...pathValues(operation, target, fixtures), ...negative?.path };
   return {
     id: `${operation.operationId}#${n}`,
     operationId: operation.operationId,
     pathParams,
     query,
+    ...(negative?.body ? { body: negative.body } : {}),
     headers: needs === 'invalid_credentials' ? { authorization: `Bearer ${INVALID_TOKEN}` } : {},
     role,
-    ...(negative ? { negative: { location: 'query' as const, parameter: negative.parameter, mutation: negative.mutation, reason: negative.reason } } : {}),
+    ...(negative ? { negative: { location: negative.location, parameter: negative.parameter, mutation: negative.mutation, reason: negative.reason } } : {}),
   };
 }
 
@@ -150,7 +157,7 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
   let examples: [CaseInput][] = [];
   if (check.needs === 'negative') {
     const negatives = negativeCaseArbitrary(operation);
-    if (!negatives) return { ...cell, status: 'skipped', skipReason: 'no query parameter whose schema rejects a value' };
+    if (!negatives) return { ...cell, status: 'skipped', skipReason: 'no query parameter or body field whose schema rejects a value' };
     inputs = negatives.map((negative) => ({ query: negative.query, negative }));
   } else if (PROBES.has(check.needs)) {
     // A probe asks one thing (are these credentials refused?); varying the query would only let a

@@ -28,6 +28,14 @@ function percent(value: string): number {
   return n;
 }
 
+// `--rate-limit 100` or `off`: requests per second per client IP of `serve`.
+function rateLimit(value: string): number | false {
+  if (value.trim().toLowerCase() === 'off') return false;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 1) throw new InvalidArgumentError('--rate-limit must be a positive integer (requests per second per IP) or off');
+  return n;
+}
+
 const list = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 
 const program = new Command('conformance')
@@ -98,15 +106,22 @@ program
   .option('--port <n>', 'port to listen on (0 = a free one)', integer('--port', 0), 4010)
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .addOption(new Option('--api-version <version>', 'API version to serve').choices([...API_VERSIONS]).default('2026-10'))
-  .option('--seed <n>', 'seed of the demo data', integer('--seed', 0), 1)
+  // No default here: with --state the file's seed applies, and a different explicit seed is an error.
+  .option('--seed <n>', 'seed of the demo data (default 1)', integer('--seed', 0))
   .option('--fault <id>', `switch on a known defect (repeatable): ${FAULTS.map((f) => f.id).join(', ')}`, list)
+  .option('--rate-limit <n|off>', 'requests per second per client IP, or off', rateLimit, 100)
+  .option('--no-control', 'do not serve the control API under /__control/')
+  .option('--state <file>', 'keep the store in this file: loaded at start when it exists, written after changes and on exit')
   .action(async (opts) => {
     const running = await startReferenceServer({
       host: opts.host,
       port: opts.port,
-      seed: opts.seed,
+      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
       apiVersion: opts.apiVersion as ApiVersion,
       faults: opts.fault ?? [],
+      rateLimit: opts.rateLimit as number | false,
+      control: opts.control as boolean,
+      ...(opts.state !== undefined ? { stateFile: opts.state as string } : {}),
     });
     process.stdout.write(`${printBanner(running)}\n`);
     const shutdown = () => {

@@ -44,16 +44,18 @@ export function expandPath(template: string, pathParams: Record<string, string>)
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathParams[name] ?? `{${name}}`));
 }
 
-/** Builds the wire request of a case: URL, headers (Authorization from the case's role). */
+/** Builds the wire request of a case: URL, headers (Authorization from the case's role), body. */
 export function buildRequest(target: Target, operation: Operation, testCase: TestCase): HttpRequest {
   const headers: Record<string, string> = { accept: 'application/json' };
   for (const [name, value] of Object.entries(testCase.headers)) headers[name.toLowerCase()] = value;
   const credential = testCase.role ? target.roles[testCase.role] : undefined;
   if (credential) headers.authorization = `Bearer ${credential.token}`;
+  if (testCase.body) headers['content-type'] = testCase.body.contentType;
   return {
     method: operation.method,
     url: `${target.baseUrl}${expandPath(operation.path, testCase.pathParams)}${encodeQuery(testCase.query)}`,
     headers,
+    ...(testCase.body ? { body: testCase.body.text } : {}),
   };
 }
 

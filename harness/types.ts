@@ -24,8 +24,10 @@ export interface TestCase {
   headers: Record<string, string>;
   /** Whose credentials to send; `null` sends none. */
   role: Role | null;
-  /** Set on a negative case: the parameter made invalid, and how. */
-  negative?: { location: 'query'; parameter: string; mutation: string; reason: string };
+  /** The request body, already encoded. */
+  body?: { contentType: string; text: string };
+  /** Set on a negative case: the query parameter, path parameter or body field made invalid, and how. */
+  negative?: { location: 'query' | 'body' | 'path'; parameter: string; mutation: string; reason: string };
 }
 
 /** The request as it went on the wire. Header names are lower-case. */

@@ -1,6 +1,6 @@
 /**
- * Negative cases of an operation's query parameters, as a fast-check arbitrary: one parameter
- * mutated by one mutation, the rest of the query left valid and minimal.
+ * Negative cases of an operation, as a fast-check arbitrary: one query parameter or one body field
+ * mutated by one mutation, the rest of the request left valid and minimal.
  */
 import fc from 'fast-check';
 import type { Operation } from '../../spec/load.js';
@@ -10,37 +10,53 @@ import { formatViolation } from './format-violation.js';
 import { outOfRange } from './out-of-range.js';
 import { typeMismatch } from './type-mismatch.js';
 import type { Mutation, NegativeValue } from './types.js';
+import { negativeBodies } from './body.js';
 
 export type { Mutation, NegativeValue } from './types.js';
 
 /** Every mutation, in the order cases are listed. */
 export const MUTATIONS: readonly Mutation[] = [typeMismatch, outOfRange, enumViolation, formatViolation];
 
-/** A negative case: the query to send and which parameter was mutated how. */
+/** A negative case: the query (and body) to send, and which parameter or body field was mutated how. */
 export interface NegativeCase {
   query: QueryValues;
+  /** Set for a mutated request body. */
+  body?: { contentType: string; text: string };
+  /** Set for a mutated path parameter: its value. */
+  path?: Record<string, string>;
+  location: 'query' | 'body' | 'path';
+  /** The query parameter or top-level body field. */
   parameter: string;
   mutation: string;
   reason: string;
 }
 
-/** Every negative case of the operation's query parameters (deepObject parameters are left out). */
+/** Every negative case of the operation's query parameters (deepObject ones left out), path parameters (format) and request body. */
 export function negativeCases(operation: Operation): NegativeCase[] {
   const cases: NegativeCase[] = [];
   for (const param of operation.parameters) {
     if (param.in !== 'query' || param.style === 'deepObject') continue;
     for (const mutation of MUTATIONS) {
       for (const negative of mutation(param) as NegativeValue[]) {
-        cases.push({ query: { [param.name]: negative.value }, parameter: param.name, mutation: negative.mutation, reason: negative.reason });
+        cases.push({ query: { [param.name]: negative.value }, location: 'query', parameter: param.name, mutation: negative.mutation, reason: negative.reason });
       }
     }
+  }
+  for (const param of operation.parameters) {
+    if (param.in !== 'path') continue;
+    for (const negative of formatViolation(param)) {
+      cases.push({ query: {}, path: { [param.name]: negative.value }, location: 'path', parameter: param.name, mutation: negative.mutation, reason: negative.reason });
+    }
+  }
+  for (const body of negativeBodies(operation)) {
+    cases.push({ query: {}, body: { contentType: body.contentType, text: body.text }, location: 'body', parameter: body.field, mutation: body.mutation, reason: body.reason });
   }
   return cases;
 }
 
 /**
- * An arbitrary over the negative cases of an operation, or undefined when it has none (no
- * parameter whose schema rejects anything expressible in a query string).
+ * An arbitrary over the negative cases of an operation, or undefined when it has none (no query
+ * parameter or body field whose schema rejects anything expressible).
  */
 export function negativeCaseArbitrary(operation: Operation): fc.Arbitrary<NegativeCase> | undefined {
   const cases = negativeCases(operation);

@@ -24,3 +24,23 @@ describe('negative_data_rejection', () => {
     expect(negativeDataRejection.run(await context(), exchange({ status: 200, body: list([]) }), [])).toEqual([]);
   });
 });
+
+describe('negative_data_rejection on bodies and paths', () => {
+  const body = { location: 'body' as const, parameter: 'invitation_token', mutation: 'missing_required', reason: 'invitation_token is required' };
+  const path = { location: 'path' as const, parameter: 'id', mutation: 'format_violation', reason: 'id must be a uuid' };
+  test.each([
+    ['body: 422 at the field passes', 'customer_seats:claim', body, 422, entry(['body', 'invitation_token']), []],
+    ['body: 422 elsewhere fails', 'customer_seats:claim', body, 422, entry(['query', 'x']), ['validation_loc_mismatch']],
+    ['body: 200 fails', 'customer_seats:claim', body, 200, {}, ['negative_data_accepted']],
+    ['body on an unsafe method: 404 accepted', 'products:update_benefits', { ...body, parameter: 'benefits' }, 404, { error: 'ResourceNotFound', detail: 'x' }, []],
+    ['path: 422 at the parameter passes', 'orders:get_receipt', path, 422, entry(['path', 'id']), []],
+    ['path: 404 accepted', 'orders:get_receipt', path, 404, { error: 'ResourceNotFound', detail: 'x' }, []],
+    ['path: 200 fails', 'orders:get_receipt', path, 200, { url: 'x' }, ['negative_data_accepted']],
+    ['form endpoint without 422: 400 passes', 'oauth2:token', { ...body, parameter: 'grant_type' }, 400, { error: 'invalid_request' }, []],
+    ['form endpoint without 422: 200 fails', 'oauth2:token', { ...body, parameter: 'grant_type' }, 200, {}, ['negative_data_accepted']],
+  ] as const)('%s', async (_name, operationId, negative, status, responseBody, kinds) => {
+    const ex = exchange({ operationId, status, body: responseBody });
+    ex.case.negative = negative;
+    expect(negativeDataRejection.run(await context(operationId), ex, []).map((f) => f.kind)).toEqual(kinds);
+  });
+});
