@@ -1,5 +1,6 @@
 // Single-exchange checks on generated valid cases: status codes, content types, response
 // schemas, server errors, page size and counts, sorting and filters.
+import { SUITE_NEEDS } from '../harness/suites.js';
 import { defineChecksSuite } from '../harness/suite.js';
 
-await defineChecksSuite(['exchange']);
+await defineChecksSuite(SUITE_NEEDS.exchange);

@@ -1,4 +1,5 @@
 // Negative data: each query parameter made invalid in turn must get the API's 422 naming it.
+import { SUITE_NEEDS } from '../harness/suites.js';
 import { defineChecksSuite } from '../harness/suite.js';
 
-await defineChecksSuite(['negative']);
+await defineChecksSuite(SUITE_NEEDS.negative);
