@@ -3,24 +3,31 @@
  * bound to {@link HANDLERS} by operationId, behind one pipeline (authenticate, authorize, validate
  * path, query and body, handle, write). Every answer, errors included, is in the API's own format.
  * Besides the API it serves what its own answers point to (upload part URLs, receipt and invoice
- * PDFs, the ID token signing key) and the control API; none of these are in the spec.
+ * PDFs, the ID token signing key) and the control API; none of these are in the spec. Around the
+ * pipeline: the rate limit (rate-limit.ts), webhook delivery of the event log (webhooks/) and,
+ * with `stateFile`, the store kept in a file across restarts (persistence.ts).
  * @see shared/design.md, Reference server
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { HarnessError } from '../harness/errors.js';
 import { loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } from '../spec/load.js';
 import { authenticate, authorize, issueDemoTokens, type DemoTokenName, type Principal, type ReferenceRole } from './auth.js';
 import { compileBodyParser, FORM_MEDIA_TYPE, InvalidJsonBody, parseFormBody, UnreadBody } from './body.js';
 import { createControl, registerControlRoutes, type ReferenceControl } from './control.js';
 import { seedDemoData, type DemoData } from './demo-data.js';
+import { notifyStoreChanged } from './events.js';
 import { resolveFaults, type FaultId, type FaultSet } from './faults.js';
 import { HANDLERS } from './handlers.js';
 import { send } from './http.js';
 import { generateServerKeys, type ServerKeys } from './keys.js';
+import { createStatePersister, readStateFile, removeStrayTempFiles, restoreStore, type StatePersister } from './persistence.js';
+import { registerRateLimit, resolveRateLimit, type RateLimitOption, type RateLimitSettings } from './rate-limit.js';
 import { errorReply, validationReply, type Reply, type ValidationEntry } from './replies.js';
 import { receivePart } from './resources/files/uploads.js';
 import { serveOrderDocument } from './resources/orders/documents.js';
 import { clearStore, createStore, type Store } from './store.js';
 import { compilePathParser, compileQueryParser, parseQueryString, type RawQuery } from './validation.js';
+import { createWebhookDispatcher, type WebhookDeliveryOptions, type WebhookDispatcher } from './webhooks/dispatcher.js';
 
 /** Options of {@link buildApp}. */
 export interface BuildAppOptions {
@@ -38,6 +45,32 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** Serve the control API under `/__control/` (default true). The in-process control functions work either way. */
   control?: boolean;
+  /**
+   * Requests per second per client IP (default 100, the API's limit), `false` for no limit (the
+   * harness's embedded target), or `{max, windowMs}`. The control API and the upload, receipt and
+   * invoice URLs are not counted. @see shared/api-description.md, Limits
+   */
+  rateLimit?: RateLimitOption;
+  /** Webhook delivery: attempts, backoff, timeout, which URLs may be contacted (default: loopback only). */
+  webhooks?: WebhookDeliveryOptions;
+  /**
+   * Keep the store in this file: loaded at start when it exists (else the demo data is seeded and
+   * written), written atomically after changes and on close.
+   * @throws HarnessError CNF_ERR_CONFIG_INVALID (from buildApp) for a file that cannot be read, is corrupt, of another format version, or of another seed than `seed`
+   */
+  stateFile?: string;
+  /** Milliseconds from a change to the state file write (default 200). */
+  stateSaveDelayMs?: number;
+}
+
+/** What a server was started with, for the banner and for callers. */
+export interface ServerSettings {
+  /** The rate limit in force, or false. */
+  rateLimit: Required<RateLimitSettings> | false;
+  /** Whether the control API is served over HTTP. */
+  controlApi: boolean;
+  /** The state file and whether the store was loaded from it (false: seeded and written anew), or null. */
+  state: { file: string; loaded: boolean } | null;
 }
 
 /** A built reference server, not yet listening. */
@@ -53,8 +86,12 @@ export interface ReferenceApp {
   fixtures: Record<string, string>;
   /** The faults switched on. */
   faults: FaultId[];
-  /** The control functions of this server (reset, clock, orders, seat invitations, authorization codes). */
+  /** The control functions of this server (reset, clock, orders, seat invitations, authorization codes, webhook endpoints and deliveries). */
   control: ReferenceControl;
+  /** Webhook delivery of this server (`idle()` waits until deliveries settle). */
+  webhooks: WebhookDispatcher;
+  /** Rate limit, control API and state file as in force. */
+  settings: ServerSettings;
 }
 
 const MAX_DETAIL_PATH = 200;
@@ -83,7 +120,8 @@ function methodsByPath(spec: LoadedSpec): (path: string) => string[] | undefined
         .split(/\{[^}]+\}/)
         .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
         .join('[^/]+');
-      entry = { pattern: new RegExp(`^${source}/?$`), methods: new Set() };
+      // A trailing slash is optional only where the spec's path has one (and both URLs are served).
+      entry = { pattern: new RegExp(`^${source}${operation.path.endsWith('/') ? '/?' : ''}$`), methods: new Set() };
       entries.set(operation.path, entry);
     }
     entry.methods.add(operation.method);
@@ -115,6 +153,34 @@ function seed(store: Store): Seeding {
   return { demo, tokens: issueDemoTokens(store, demo.organizations, demo.userId, demo.portal) };
 }
 
+/**
+ * The demo ids and token strings of a seed without touching `store`: a store restored from a file
+ * holds the demo records and the digests of the demo tokens, not the token strings, which are
+ * derived from the seed; seeding a scratch store gives them back.
+ */
+function seedingOf(seedValue: number): Seeding {
+  return seed(createStore({ seed: seedValue }));
+}
+
+/**
+ * The store to start with: restored from the state file when it exists, otherwise new.
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID (see BuildAppOptions.stateFile)
+ */
+async function openStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean }> {
+  const clock = options.clock ? { clock: options.clock } : {};
+  if (options.stateFile !== undefined) {
+    await removeStrayTempFiles(options.stateFile);
+    const snapshot = await readStateFile(options.stateFile);
+    if (snapshot) {
+      if (options.seed !== undefined && options.seed !== snapshot.seed) {
+        throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${options.stateFile} holds the store of seed ${snapshot.seed}, not ${options.seed}; leave out the seed or use another state file`);
+      }
+      return { store: restoreStore(snapshot, clock), restored: true };
+    }
+  }
+  return { store: createStore({ seed: options.seed ?? 1, ...clock }), restored: false };
+}
+
 /** Registers the content-type parsers: none of them fails, so that a bad body is answered by the pipeline in the API's format. */
 function registerBodyParsers(app: FastifyInstance): void {
   // `__proto__` and `constructor.prototype` keys are dropped rather than refused.
@@ -143,24 +209,56 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   const faults: FaultSet = resolveFaults(options.faults ?? []);
   const apiVersion: ApiVersion = options.apiVersion ?? '2026-10';
   const spec = await loadSpec(options.specFile ?? specPath());
+  const rateLimit = resolveRateLimit(options.rateLimit);
   const keys: ServerKeys = await generateServerKeys();
-  const store = createStore({ seed: options.seed ?? 1, ...(options.clock ? { clock: options.clock } : {}) });
-  let seeding = seed(store);
+  const { store, restored } = await openStore(options);
+  let seeding = restored ? seedingOf(store.seed) : seed(store);
+  const webhooks = createWebhookDispatcher({ store, apiVersion, faults }, options.webhooks);
   const control = createControl({
     store,
     apiVersion,
     faults,
     demo: () => seeding.demo,
     reseed: () => {
+      webhooks.reset();
       clearStore(store);
       seeding = seed(store);
       return seeding.demo;
     },
+    webhooks,
   });
+  let persister: StatePersister | undefined;
+  if (options.stateFile !== undefined) {
+    persister = createStatePersister(store, options.stateFile, { ...(options.stateSaveDelayMs !== undefined ? { saveDelayMs: options.stateSaveDelayMs } : {}) });
+    if (!restored) {
+      persister.schedule();
+      try {
+        await persister.flush();
+      } catch (error) {
+        await webhooks.close();
+        await persister.close().catch(() => undefined);
+        throw new HarnessError('CNF_ERR_CONFIG_INVALID', `cannot write the state file ${options.stateFile}: ${(error as Error).message}`, { cause: error });
+      }
+    }
+  }
 
   const app = Fastify({
     logger: options.logger ?? false,
-    routerOptions: { querystringParser: parseQueryString },
+    // Long ids reach the handlers (and get the API's 422 or 404), not the router's own 400.
+    routerOptions: { querystringParser: parseQueryString, maxParamLength: 2048 },
+    // A client that declares a body and stops sending must not hold a connection forever.
+    requestTimeout: 30_000,
+    // Requests Node's HTTP parser rejects (unknown methods, oversized headers, bad framing) get the
+    // API's error body too, instead of Fastify's default.
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const reply = errorReply(status, status === 431 ? 'the request headers are too large' : status === 408 ? 'the request took too long' : 'the request is not valid HTTP');
+      const body = JSON.stringify(reply.body);
+      socket.end(
+        `HTTP/1.1 ${status} ${(reply.body as { error: string }).error}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
     frameworkErrors: (error, _request, reply) => {
       send(reply, errorReply(400, error.message));
     },
@@ -171,6 +269,22 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'unexpected error');
     return send(reply, errorReply(status, status === 500 ? 'The server failed to handle the request.' : (error.message ?? 'Bad request.')));
+  });
+  await registerRateLimit(app, rateLimit, faults);
+  // The store has no change tracking: any request that may change state is a change for persistence.
+  app.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') notifyStoreChanged(store);
+  });
+  app.addHook('onClose', async () => {
+    await webhooks.close();
+    if (persister) {
+      try {
+        await persister.close();
+      } catch (error) {
+        app.log.error({ err: error }, 'cannot write the state file on close');
+        process.emitWarning(`cannot write the state file ${persister.file} on close: ${(error as Error).message}`);
+      }
+    }
   });
 
   let requestNumber = 0;
@@ -283,5 +397,11 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     fixtures: seeding.demo.fixtures,
     faults: [...faults],
     control,
+    webhooks,
+    settings: {
+      rateLimit,
+      controlApi: options.control !== false,
+      state: options.stateFile !== undefined ? { file: options.stateFile, loaded: restored } : null,
+    },
   };
 }

@@ -191,7 +191,7 @@ export function compileSchemaValidator(schema: Schema): (value: unknown) => Vali
       const index = allowed.indexOf(given);
       if (index < 0) {
         const expected = allowed.map((v) => `'${String(v)}'`).join(', ');
-        return [{ loc: ['body', property], msg: `Input tag '${String(given)}' found using '${property}' does not match any of the expected tags: ${expected}`, type: 'union_tag_invalid', input: given, ctx: { discriminator: `'${property}'`, tag: String(given), expected_tags: expected } }];
+        return [echoed({ loc: ['body', property], msg: `Input tag '${String(given)}' found using '${property}' does not match any of the expected tags: ${expected}`, type: 'union_tag_invalid', input: given, ctx: { discriminator: `'${property}'`, tag: String(given), expected_tags: expected } })];
       }
       target = branches[index]!;
     }
@@ -236,7 +236,8 @@ export function compileBodyParser(operation: Operation): BodyParser | undefined 
     if (raw instanceof InvalidJsonBody) return { ok: false, entries: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid', ctx: { error: raw.message } }] };
     if (raw instanceof UnreadBody || raw instanceof FormBody) {
       const type = raw instanceof UnreadBody ? raw.contentType : FORM_MEDIA_TYPE;
-      return { ok: false, entries: [{ loc: ['body'], msg: 'Field required', type: 'missing', input: null, ctx: { reason: `the body must be application/json, not ${type}` } }] };
+      const reason = type === '' ? 'the body must be application/json; the request has no Content-Type' : `the body must be application/json, not ${type}`;
+      return { ok: false, entries: [{ loc: ['body'], msg: 'Field required', type: 'missing', input: null, ctx: { reason } }] };
     }
     const entries = validate(raw);
     return entries.length > 0 ? { ok: false, entries } : { ok: true, value: raw };

@@ -1,16 +1,17 @@
 /**
  * The control API of the reference server: the state changes no public operation can trigger
  * (an order's processing completing, an invitation being sent, a user authorizing a client, time
- * passing) and a reset. Importable for in-process use (each function takes the server's
- * {@link ControlEnvironment}; {@link createControl} binds them), and served over HTTP under
- * `/__control/` (POST with JSON bodies, snake_case fields as in the functions' inputs), which is
- * not part of the API and is switched off with the build option `control: false`.
+ * passing), webhook endpoint registration and the webhook delivery log, and a reset. Importable
+ * for in-process use (each function takes the server's {@link ControlEnvironment};
+ * {@link createControl} binds them), and served over HTTP under `/__control/` (POST with JSON
+ * bodies, snake_case fields as in the functions' inputs; GET for reads), which is not part of the
+ * API and is switched off with the build option `control: false`.
  * @see shared/design.md, Targets and configuration (target adapter); Reference server (Control API)
  */
 import type { FastifyInstance } from 'fastify';
 import { InvalidJsonBody } from './body.js';
 import type { DemoData } from './demo-data.js';
-import type { MachineContext } from './events.js';
+import { notifyStoreChanged, type MachineContext } from './events.js';
 import { send } from './http.js';
 import { errorReply, type Reply } from './replies.js';
 import { createSeatInvitation as inviteToSeat, type SeatInvitationInput } from './resources/customer-seats/claim.js';
@@ -20,8 +21,11 @@ import { draftOrder, nextInvoiceNumber } from './resources/orders/create.js';
 import { createOrder as insertOrder, fireOrderTransition } from './resources/orders/machine.js';
 import { serializeOrder } from './resources/orders/serializer.js';
 import type { Json } from './resources/products/serializer.js';
+import { serializeWebhookEndpoint } from './resources/webhooks/serializer.js';
 import { fail, ok, type Result } from './result.js';
 import { newId, nowTimestamp, type EventRecord } from './store.js';
+import { listDeliveries as listDeliveryLog, type DeliveryFilter, type WebhookDeliveryAttempt } from './webhooks/deliveries.js';
+import { createWebhookEndpoint as registerEndpoint, setWebhookEndpointEnabled as switchEndpoint, type WebhookEndpointInput } from './webhooks/endpoints.js';
 
 /** What the control functions act on: the server's store, version and faults, and its demo data. */
 export interface ControlEnvironment extends MachineContext {
@@ -29,6 +33,8 @@ export interface ControlEnvironment extends MachineContext {
   demo(): DemoData;
   /** Empties the store and seeds it again (demo data and demo tokens). */
   reseed(): DemoData;
+  /** The server's webhook delivery, when it has one: to wait until deliveries have settled. */
+  webhooks?: { idle(): Promise<void>; pending(): number };
 }
 
 /** Why a control function refused: NOT_FOUND (404 over HTTP), INVALID (400), CONFLICT (409). */
@@ -141,6 +147,51 @@ export function listEvents(env: ControlEnvironment, type?: string): EventRecord[
   return env.store.events.filter((event) => type === undefined || event.type === type);
 }
 
+/**
+ * Registers a webhook endpoint (the API description shows no operation for it) in the demo
+ * organization, or in `organization_id`. Events emitted from then on are delivered to it when it is
+ * enabled and subscribed to their kind.
+ * @returns the endpoint as the API shows it, secret included (201 over HTTP); NOT_FOUND (organization) or INVALID
+ * @see shared/api-description.md, Webhook endpoint
+ */
+export function createWebhookEndpoint(env: ControlEnvironment, input: WebhookEndpointInput): Result<Json, ControlError> {
+  const created = registerEndpoint(env.store, env.demo().organizations.a, input);
+  return created.ok ? ok(serializeWebhookEndpoint(env, created.value)) : fail(created.error);
+}
+
+/**
+ * Enables or disables a webhook endpoint; a disabled endpoint receives nothing, not even the
+ * retries of earlier events.
+ * @returns the endpoint as the API shows it; NOT_FOUND or INVALID
+ */
+export function setWebhookEndpointEnabled(env: ControlEnvironment, id: string, enabled: boolean): Result<Json, ControlError> {
+  const changed = switchEndpoint(env.store, id, enabled);
+  return changed.ok ? ok(serializeWebhookEndpoint(env, changed.value)) : fail(changed.error);
+}
+
+/** The webhook delivery log, oldest first: every attempt, optionally of one endpoint, event kind or event. */
+export function listDeliveries(env: ControlEnvironment, filter: DeliveryFilter = {}): WebhookDeliveryAttempt[] {
+  return listDeliveryLog(env.store, filter);
+}
+
+/**
+ * Waits until no webhook delivery is queued, waiting for a retry or in flight, or until `timeoutMs`
+ * has passed.
+ * @param timeoutMs milliseconds, default 10,000
+ * @returns how many deliveries are still pending (0 when everything settled)
+ */
+export async function settleDeliveries(env: ControlEnvironment, timeoutMs = 10_000): Promise<{ pending: number }> {
+  const webhooks = env.webhooks;
+  if (!webhooks) return { pending: 0 };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, timeoutMs));
+  });
+  await Promise.race([webhooks.idle(), timeout]);
+  clearTimeout(timer);
+  return { pending: webhooks.pending() };
+}
+
 /** The control functions bound to one server. */
 export interface ReferenceControl {
   completeOrder(orderId: string): Result<Json, ControlError>;
@@ -150,18 +201,34 @@ export interface ReferenceControl {
   advanceClock(ms: number): Result<{ now: string }, ControlError>;
   reset(): { fixtures: Record<string, string> };
   events(type?: string): EventRecord[];
+  createWebhookEndpoint(input: WebhookEndpointInput): Result<Json, ControlError>;
+  setWebhookEndpointEnabled(id: string, enabled: boolean): Result<Json, ControlError>;
+  listDeliveries(filter?: DeliveryFilter): WebhookDeliveryAttempt[];
+  settleDeliveries(timeoutMs?: number): Promise<{ pending: number }>;
 }
 
-/** Binds the control functions to a server's environment. */
+/**
+ * Binds the control functions to a server's environment. Every function that may change the store
+ * tells the listeners of `onStoreChanged` (state persistence), since in-process calls do not pass
+ * through the HTTP layer.
+ */
 export function createControl(env: ControlEnvironment): ReferenceControl {
+  const changed = <T>(value: T): T => {
+    notifyStoreChanged(env.store);
+    return value;
+  };
   return {
-    completeOrder: (orderId) => completeOrder(env, orderId),
-    createOrder: (input) => createOrder(env, input),
-    createSeatInvitation: (input) => createSeatInvitation(env, input),
-    mintAuthorizationCode: (input) => mintAuthorizationCode(env, input),
-    advanceClock: (ms) => advanceClock(env, ms),
-    reset: () => reset(env),
+    completeOrder: (orderId) => changed(completeOrder(env, orderId)),
+    createOrder: (input) => changed(createOrder(env, input)),
+    createSeatInvitation: (input) => changed(createSeatInvitation(env, input)),
+    mintAuthorizationCode: (input) => changed(mintAuthorizationCode(env, input)),
+    advanceClock: (ms) => changed(advanceClock(env, ms)),
+    reset: () => changed(reset(env)),
     events: (type) => listEvents(env, type),
+    createWebhookEndpoint: (input) => changed(createWebhookEndpoint(env, input)),
+    setWebhookEndpointEnabled: (id, enabled) => changed(setWebhookEndpointEnabled(env, id, enabled)),
+    listDeliveries: (filter) => listDeliveries(env, filter),
+    settleDeliveries: (timeoutMs) => settleDeliveries(env, timeoutMs),
   };
 }
 
@@ -192,8 +259,12 @@ function jsonObject(body: unknown, fields: FieldTypes): Result<Record<string, un
  * `POST /__control/orders {customer_id?, product_id?, checkout?, seats?}` (201),
  * `POST /__control/orders/:id/complete`, `POST /__control/seat-invitations {subscription_id?,
  * email?, expires_in_seconds?}` (201), `POST /__control/authorization-codes {client_id?,
- * redirect_uri?, scope?, subject_type?, subject_id?, nonce?, expires_in_seconds?}` (201) and
- * `GET /__control/events?type=`. Errors are `{error, detail}` with 400, 404 or 409.
+ * redirect_uri?, scope?, subject_type?, subject_id?, nonce?, expires_in_seconds?}` (201),
+ * `GET /__control/events?type=`, `POST /__control/webhook-endpoints {url, events,
+ * organization_id?, enabled?, secret?, name?}` (201), `POST /__control/webhook-endpoints/:id/enabled
+ * {enabled}`, `GET /__control/webhook-deliveries?endpoint_id=&event_type=&event_id=` and
+ * `POST /__control/webhook-deliveries/settle {timeout_ms?}`. Errors are `{error, detail}` with
+ * 400, 404 or 409.
  */
 export function registerControlRoutes(app: FastifyInstance, control: ReferenceControl): void {
   const route = (url: string, fields: FieldTypes, run: (body: Record<string, unknown>, params: Record<string, string>) => Reply) => {
@@ -215,5 +286,35 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
   app.get('/__control/events', async (request, reply) => {
     const type = (request.query as Record<string, unknown>).type;
     return send(reply, { status: 200, body: { items: control.events(typeof type === 'string' ? type : undefined) } });
+  });
+  route(
+    '/__control/webhook-endpoints',
+    { organization_id: 'string', url: 'string', events: 'object', enabled: 'boolean', secret: 'string', name: 'string|null' },
+    (body) => {
+      if (body.url === undefined || body.events === undefined) return answer(fail({ code: 'INVALID', message: 'url and events are required.' }));
+      return answer(control.createWebhookEndpoint(body as unknown as WebhookEndpointInput), 201);
+    },
+  );
+  route('/__control/webhook-endpoints/:id/enabled', { enabled: 'boolean' }, (body, params) => {
+    if (body.enabled === undefined) return answer(fail({ code: 'INVALID', message: 'enabled is required.' }));
+    return answer(control.setWebhookEndpointEnabled(params.id!, body.enabled as boolean));
+  });
+  app.get('/__control/webhook-deliveries', async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const filter: DeliveryFilter = {};
+    for (const name of ['endpoint_id', 'event_type', 'event_id'] as const) {
+      const value = query[name];
+      if (typeof value === 'string') filter[name] = value;
+    }
+    return send(reply, { status: 200, body: { items: control.listDeliveries(filter) } });
+  });
+  app.post('/__control/webhook-deliveries/settle', async (request, reply) => {
+    const body = jsonObject(request.body, { timeout_ms: 'number' });
+    if (!body.ok) return send(reply, answer(body));
+    const timeoutMs = body.value.timeout_ms as number | undefined;
+    if (timeoutMs !== undefined && (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > 60_000)) {
+      return send(reply, answer(fail({ code: 'INVALID', message: 'timeout_ms must be from 0 to 60000 milliseconds.' })));
+    }
+    return send(reply, { status: 200, body: await control.settleDeliveries(timeoutMs) });
   });
 }

@@ -37,8 +37,13 @@ export class Draw {
   some<T>(values: readonly T[], max: number): T[] {
     return this.f.helpers.arrayElements(values, { min: 0, max: Math.min(max, values.length) });
   }
-  /** An instant in [from, to], epoch microseconds. */
+  /**
+   * An instant in [from, to], epoch microseconds. An empty range (from after to, as for a record
+   * made within the last hour when a later event must follow it) gives `to` and draws nothing, so
+   * every seed builds and the data of every other draw is unchanged.
+   */
   between(from: number, to: number): number {
+    if (Math.floor(from) > Math.floor(to)) return Math.floor(to);
     return this.int(Math.floor(from), Math.floor(to));
   }
   /** A stored timestamp in [from, to]. */

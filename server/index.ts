@@ -4,15 +4,23 @@
  * @see shared/design.md, Command line (serve); Targets and configuration
  */
 import type { AddressInfo } from 'node:net';
-import { buildApp, type BuildAppOptions } from './app.js';
+import { buildApp, type BuildAppOptions, type ServerSettings } from './app.js';
 import type { DemoTokenName, ReferenceRole } from './auth.js';
 import type { ReferenceControl } from './control.js';
+import type { WebhookDispatcher } from './webhooks/dispatcher.js';
 
-export { buildApp, type BuildAppOptions, type ReferenceApp } from './app.js';
+export { buildApp, type BuildAppOptions, type ReferenceApp, type ServerSettings } from './app.js';
 export type { ControlError, CreateOrderInput, ReferenceControl } from './control.js';
 export { FAULTS, type FaultDefinition, type FaultId } from './faults.js';
+export type { RateLimitOption, RateLimitSettings } from './rate-limit.js';
+export type { WebhookDeliveryAttempt } from './webhooks/deliveries.js';
+export type { WebhookDeliveryOptions } from './webhooks/dispatcher.js';
+export type { WebhookEndpointInput } from './webhooks/endpoints.js';
 
-/** Options of {@link startReferenceServer}. */
+/**
+ * Options of {@link startReferenceServer}: those of {@link BuildAppOptions} (`rateLimit`, default
+ * 100 per second; `control`; `stateFile`; `webhooks`; ...) and where to listen.
+ */
 export interface StartOptions extends BuildAppOptions {
   /** Interface to listen on (default `127.0.0.1`). */
   host?: string;
@@ -39,7 +47,11 @@ export interface RunningReference {
   faults: string[];
   /** The control functions (the target adapter of the embedded reference); also served under `/__control/` unless `control: false`. */
   control: ReferenceControl;
-  /** Stops listening and releases the port. */
+  /** Webhook delivery (`idle()` waits until deliveries settle). */
+  webhooks: WebhookDispatcher;
+  /** Rate limit, control API and state file as in force. */
+  settings: ServerSettings;
+  /** Stops listening, stops webhook delivery, writes the state file (with `stateFile`) and releases the port. */
   close(): Promise<void>;
 }
 
@@ -60,8 +72,23 @@ export async function startReferenceServer(options: StartOptions = {}): Promise<
     fixtures: built.fixtures,
     faults: built.faults,
     control: built.control,
+    webhooks: built.webhooks,
+    settings: built.settings,
     close: () => built.app.close(),
   };
+}
+
+/** One line per setting of `serve` that a developer may want to know is on or off. */
+function settingLines(running: RunningReference): string[] {
+  const { rateLimit, controlApi, state } = running.settings;
+  const rate = rateLimit === false
+    ? 'off'
+    : `${rateLimit.max} requests per ${rateLimit.windowMs === 1000 ? 'second' : `${rateLimit.windowMs} ms`} per IP (429 with Retry-After beyond)`;
+  return [
+    `Rate limit: ${running.faults.includes('rate_limit_ignored') ? 'off (fault rate_limit_ignored)' : rate}`,
+    `Control API: ${controlApi ? `on (${running.url}/__control/)` : 'off'}`,
+    `State file: ${state === null ? 'none (in memory only)' : `${state.file} (${state.loaded ? 'loaded' : 'new, demo data written'}; saved after changes and on exit)`}`,
+  ];
 }
 
 /**
@@ -73,6 +100,7 @@ export function printBanner(running: RunningReference): string {
   const lines = [
     `Reference server listening on ${running.url}`,
     ...(running.faults.length > 0 ? [`Faults switched on: ${running.faults.join(', ')}`] : []),
+    ...settingLines(running),
     '',
     'Demo tokens (Authorization: Bearer <token>):',
     ...Object.entries(running.tokens).map(([name, token]) => `  ${name.padEnd(width)}  ${token}`),
@@ -85,7 +113,9 @@ export function printBanner(running: RunningReference): string {
     `  curl -H "Authorization: Bearer ${running.credentials.admin}" "${running.url}/v1/subscriptions/?status=active&sorting=-started_at"`,
     `  curl -H "Authorization: Bearer ${running.credentials.reader}" "${running.url}/v1/products/?metadata%5Btier%5D=pro"`,
     `  curl -H "Authorization: Bearer ${running.credentials.customer_session}" "${running.url}/v1/customer-portal/license-keys/"`,
-    `  curl -X POST "${running.url}/__control/authorization-codes"   # then POST /v1/oauth2/token with the oauth_client_* fixtures`,
+    ...(running.settings.controlApi
+      ? [`  curl -X POST "${running.url}/__control/authorization-codes"   # then POST /v1/oauth2/token with the oauth_client_* fixtures`]
+      : []),
     '',
   ];
   return lines.join('\n');

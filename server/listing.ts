@@ -1,13 +1,16 @@
 /**
  * What every paginated list shares: sorting with a final id tie-breaker, filtering over the
  * caller's organizations, page arithmetic and the list body, including the list faults.
- * The seam for later indexes is {@link listRecords}: it starts from per-organization arrays
- * pre-sorted in the default order, so an unfiltered list in the default order costs its page.
- * @see shared/api-description.md, Endpoints (List filters); Limits
+ * A list costs its page, not the table, where the query allows it: equality filters are answered
+ * by the collection's secondary indexes (intersected from the smallest set), `total_count` by
+ * the sizes of those sets, and a single-key order by the collection's kept sorted order, walked
+ * until the page is full. Other filters (substrings, dates, metadata) are tested record by record.
+ * @see shared/api-description.md, Endpoints (List filters); Limits; shared/design.md, Reference server
  */
+import { onStoreChanged } from './events.js';
 import type { FaultSet } from './faults.js';
 import type { Reply } from './replies.js';
-import type { BaseRecord, Collection, Comparator, Metadata } from './store.js';
+import { markStoreChanged, storeRevision, type BaseRecord, type Collection, type Comparator, type IndexValue, type Metadata, type Store } from './store.js';
 import type { ParsedQuery } from './validation.js';
 
 /** A value a record sorts by; null sorts last in both directions. */
@@ -95,38 +98,173 @@ export function matchesMetadata(metadata: Metadata, filter: Record<string, strin
   return true;
 }
 
+/**
+ * An equality filter answered by a secondary index of the collection (see store.ts): a record
+ * matches when it is filed under any of `values`. The index name `id` matches record ids.
+ */
+export interface IndexCondition {
+  index: string;
+  values: readonly IndexValue[];
+}
+
 /** What {@link listRecords} needs to know about a resource. */
 export interface ListSpec<T extends BaseRecord> {
   collection: Collection<T>;
   /** The organizations whose records may appear (the caller's, narrowed by an organization_id filter). */
   organizationIds: readonly string[];
   keys: SortKeys<T>;
+  /** Sort keys whose value reads other records (a subscription's product name): orders by them are rebuilt after any change elsewhere in the store. */
+  foreignKeys?: readonly string[];
   defaultSorting: readonly SortCriterion[];
-  /** Undefined when nothing filters the records. */
+  /** Equality filters answered by the collection's indexes; every one must hold. */
+  conditions?: readonly IndexCondition[];
+  /** The other filters, tested record by record; undefined when nothing else filters. */
   filter: ((record: T) => boolean) | undefined;
 }
 
+/** Records that may match a list's conditions: a set of the collection's index, or one computed from several. */
+interface Candidates<T> extends Iterable<T> {
+  readonly size: number;
+  has(record: T): boolean;
+}
+
+/** The union of sets that share no record (the sets of one single-valued index), without copying them. */
+class DisjointUnion<T> implements Candidates<T> {
+  readonly size: number;
+
+  constructor(private readonly sets: readonly ReadonlySet<T>[]) {
+    this.size = sets.reduce((total, set) => total + set.size, 0);
+  }
+
+  has(record: T): boolean {
+    return this.sets.some((set) => set.has(record));
+  }
+
+  *[Symbol.iterator](): Iterator<T> {
+    for (const set of this.sets) yield* set;
+  }
+}
+
+/** The records of one organization that satisfy one condition. */
+function conditionCandidates<T extends BaseRecord>(collection: Collection<T>, organizationId: string, condition: IndexCondition): Candidates<T> {
+  const values = [...new Set(condition.values)];
+  if (condition.index === 'id') {
+    const found = new Set<T>();
+    for (const id of values) {
+      const record = typeof id === 'string' ? collection.get(id) : undefined;
+      if (record && record.organization_id === organizationId) found.add(record);
+    }
+    return found;
+  }
+  const sets = values.map((value) => collection.filedUnder(condition.index, organizationId, value)).filter((set) => set.size > 0);
+  if (sets.length === 1) return sets[0]!;
+  if (!collection.isMultiValued(condition.index)) return new DisjointUnion(sets);
+  return new Set(sets.flatMap((set) => [...set]));
+}
+
 /**
- * One page of a resource's records, filtered and sorted.
+ * The records of one organization that satisfy every condition, or undefined when there is none
+ * (every record is a candidate). Several conditions are intersected from the smallest, so the
+ * cost is that of the smallest set.
+ */
+function candidatesOf<T extends BaseRecord>(collection: Collection<T>, organizationId: string, conditions: readonly IndexCondition[] | undefined): Candidates<T> | undefined {
+  if (!conditions || conditions.length === 0) return undefined;
+  const [smallest, ...others] = conditions.map((condition) => conditionCandidates(collection, organizationId, condition)).sort((a, b) => a.size - b.size);
+  if (others.length === 0) return smallest;
+  const both = new Set<T>();
+  for (const record of smallest!) if (others.every((other) => other.has(record))) both.add(record);
+  return both;
+}
+
+/** How a list is ordered: the comparator, and the name of the collection's kept order when one single key sorts it. */
+interface ListOrder<T> {
+  compare: Comparator<T>;
+  keptOrder: string | undefined;
+  foreign: boolean;
+}
+
+/** The first `take` records of one organization that match, in order, and how many match. */
+interface OrganizationPage<T> {
+  items: T[];
+  total: number;
+}
+
+/**
+ * The first `take` matching records of one organization, and how many match. Two ways, the
+ * cheaper one chosen by the sizes at hand: walk the collection's kept order, testing each record,
+ * until `take` candidates are found (with a record-by-record filter, to the end, to count them);
+ * or sort the candidates themselves. Without a record-by-record filter the count is the size of
+ * the candidates, which the indexes know.
+ */
+function organizationPage<T extends BaseRecord>(spec: ListSpec<T>, organizationId: string, order: ListOrder<T>, take: number): OrganizationPage<T> {
+  const { collection, filter } = spec;
+  const everything = collection.inOrganization(organizationId);
+  const candidates = candidatesOf(collection, organizationId, spec.conditions);
+  const size = candidates?.size ?? everything.length;
+  if (size === 0) return { items: [], total: 0 };
+
+  const walkCost = order.keptOrder === undefined ? Infinity : filter ? everything.length : Math.min(everything.length, (take * everything.length) / size);
+  const sortCost = size * Math.log2(size + 1);
+  if (walkCost > sortCost) {
+    const pool = [...(candidates ?? everything)];
+    const matching = (filter ? pool.filter(filter) : pool).sort(order.compare);
+    return { items: matching.slice(0, take), total: matching.length };
+  }
+
+  const sorted = collection.sorted(organizationId, order.keptOrder!, order.compare, order.foreign);
+  if (!candidates && !filter) return { items: sorted.slice(0, take), total: size };
+  const items: T[] = [];
+  let total = 0;
+  for (const record of sorted) {
+    if (candidates && !candidates.has(record)) continue;
+    if (filter && !filter(record)) continue;
+    total++;
+    if (items.length < take) items.push(record);
+    else if (!filter) break;
+  }
+  return { items, total: filter ? total : size };
+}
+
+/**
+ * One page of a resource's records, filtered and sorted. A list costs its page where the query
+ * allows it: see {@link organizationPage}. With several organizations, each contributes its first
+ * `page * limit` records and the page is cut from their merge.
  * @param faults `sorting_ignored` uses the default order; `pages_overlap` drops the id tie-breaker for a shuffle per `requestNumber`
  * @param requestNumber a number that changes on every request (the `pages_overlap` shuffle)
  */
 export function listRecords<T extends BaseRecord>(spec: ListSpec<T>, params: ListParams, faults: FaultSet, requestNumber: number): RecordPage<T> {
-  const defaultName = spec.defaultSorting.map((c) => (c.descending ? `-${c.key}` : c.key)).join(',');
-  const defaultCompare = comparatorFor(spec.defaultSorting, spec.keys);
   const sorting = params.sorting.length > 0 && !faults.has('sorting_ignored') ? params.sorting : spec.defaultSorting;
-  const isDefault = sorting.map((c) => (c.descending ? `-${c.key}` : c.key)).join(',') === defaultName;
-
-  let records: readonly T[] =
-    spec.organizationIds.length === 1
-      ? spec.collection.sortedInOrganization(spec.organizationIds[0]!, defaultName, defaultCompare)
-      : spec.organizationIds.flatMap((id) => spec.collection.inOrganization(id)).sort(defaultCompare);
-  if (spec.filter) records = records.filter(spec.filter);
-  if (faults.has('pages_overlap')) records = [...records].sort(comparatorFor(sorting, spec.keys, requestNumber));
-  else if (!isDefault) records = [...records].sort(comparatorFor(sorting, spec.keys));
-
   const start = (params.page - 1) * params.limit;
-  return { items: start < records.length ? records.slice(start, start + params.limit) : [], totalCount: records.length };
+  const take = start + params.limit;
+
+  if (faults.has('pages_overlap')) {
+    // The fault's order changes with every request, so no kept order applies: sort every match.
+    const defaultCompare = comparatorFor(spec.defaultSorting, spec.keys);
+    const matching = spec.organizationIds
+      .flatMap((id) => {
+        const candidates = candidatesOf(spec.collection, id, spec.conditions);
+        return [...(candidates ?? spec.collection.inOrganization(id))];
+      })
+      .filter((record) => !spec.filter || spec.filter(record))
+      .sort(defaultCompare)
+      .sort(comparatorFor(sorting, spec.keys, requestNumber));
+    return { items: matching.slice(start, take), totalCount: matching.length };
+  }
+
+  const order: ListOrder<T> = {
+    compare: comparatorFor(sorting, spec.keys),
+    keptOrder: sorting.length === 1 ? sortingName(sorting) : undefined,
+    foreign: sorting.some((criterion) => spec.foreignKeys?.includes(criterion.key) ?? false),
+  };
+  const pages = spec.organizationIds.map((id) => organizationPage(spec, id, order, take));
+  const totalCount = pages.reduce((total, page) => total + page.total, 0);
+  const merged = pages.length === 1 ? pages[0]!.items : pages.flatMap((page) => page.items).sort(order.compare);
+  return { items: merged.slice(start, take), totalCount };
+}
+
+/** `name,-created_at` for the criteria name ascending, then created_at descending. */
+function sortingName(criteria: readonly SortCriterion[]): string {
+  return criteria.map((criterion) => (criterion.descending ? `-${criterion.key}` : criterion.key)).join(',');
 }
 
 /**
@@ -138,6 +276,62 @@ export function listReply(items: unknown[], totalCount: number, limit: number, f
   if (items.length === 0 && faults.has('undocumented_status')) return { status: 204 };
   const total = faults.has('total_count_off_by_one') ? totalCount + 1 : totalCount;
   return { status: 200, body: { items, pagination: { total_count: total, max_page: Math.ceil(total / limit) } } };
+}
+
+/** Most serialized items {@link serializedListReply} keeps per store (about 5 KB each for a subscription). */
+export const SERIALIZED_ITEMS_KEPT = 4096;
+
+interface SerializedItem {
+  /** {@link storeRevision} when serialized. */
+  revision: number;
+  variant: string;
+  json: Buffer;
+}
+
+const serializedItems = new WeakMap<Store, Map<object, SerializedItem>>();
+const ITEMS_OPEN = Buffer.from('{"items":[');
+const COMMA = Buffer.from(',');
+
+function serializedItemsOf(store: Store): Map<object, SerializedItem> {
+  let items = serializedItems.get(store);
+  if (!items) {
+    items = new Map();
+    serializedItems.set(store, items);
+    // Requests that change state, control calls and webhook deliveries are announced there; counting
+    // them as changes too means no serialization outlives a change made behind the collections' back.
+    onStoreChanged(store, () => markStoreChanged(store));
+  }
+  return items;
+}
+
+/**
+ * {@link listReply} written as JSON bytes, byte for byte what its body would serialize to, from
+ * each record's serialization kept until the store next changes ({@link storeRevision}): a page
+ * read again costs copying bytes rather than serializing every embedded record.
+ * @param serialize a record as the API shows it (a pure function of the store)
+ * @param variant what else the serialization depends on (API version, fault options)
+ * @param faults as {@link listReply}; `wrong_content_type` is written from objects, as text/plain
+ */
+export function serializedListReply<T extends object>(store: Store, records: readonly T[], totalCount: number, limit: number, faults: FaultSet, serialize: (record: T) => unknown, variant: string): Reply {
+  if (faults.has('wrong_content_type')) return listReply(records.map(serialize), totalCount, limit, faults);
+  if (records.length === 0 && faults.has('undocumented_status')) return { status: 204 };
+  const total = faults.has('total_count_off_by_one') ? totalCount + 1 : totalCount;
+  const kept = serializedItemsOf(store);
+  const revision = storeRevision(store);
+  const parts: Buffer[] = [ITEMS_OPEN];
+  records.forEach((record, index) => {
+    let item = kept.get(record);
+    if (!item || item.revision !== revision || item.variant !== variant) {
+      item = { revision, variant, json: Buffer.from(JSON.stringify(serialize(record))) };
+      kept.delete(record);
+      kept.set(record, item);
+      if (kept.size > SERIALIZED_ITEMS_KEPT) kept.delete(kept.keys().next().value!);
+    }
+    if (index > 0) parts.push(COMMA);
+    parts.push(item.json);
+  });
+  parts.push(Buffer.from(`],"pagination":{"total_count":${total},"max_page":${Math.ceil(total / limit)}}}`));
+  return { status: 200, body: Buffer.concat(parts), headers: { 'content-type': 'application/json; charset=utf-8' } };
 }
 
 /**

@@ -22,6 +22,8 @@ export type ErrorName =
   | 'PayloadTooLarge'
   | 'UnsupportedMediaType'
   | 'NotImplemented'
+  | 'RequestTimeout'
+  | 'RequestHeaderFieldsTooLarge'
   | 'InternalServerError';
 
 /** One entry of a 422 body. @see shared/api-description.md, Errors (Validation entry) */
@@ -39,10 +41,12 @@ const ERROR_NAMES: Record<number, ErrorName> = {
   403: 'NotPermitted',
   404: 'ResourceNotFound',
   405: 'MethodNotAllowed',
+  408: 'RequestTimeout',
   409: 'Conflict',
   410: 'Gone',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',
+  431: 'RequestHeaderFieldsTooLarge',
   501: 'NotImplemented',
 };
 

@@ -1,7 +1,10 @@
 /**
- * The reference server's one store: typed in-memory collections, each indexed by organization
- * and by the secondary keys that listing needs. Timestamps are stored as ISO strings with
- * microseconds (see timestamps.ts); references between records are ids, resolved at serialization.
+ * The reference server's one store: typed in-memory collections, each indexed by organization,
+ * by the secondary keys that listing needs, and in the sorted orders lists ask for, all kept up
+ * to date as records change, so that a list request costs its page rather than the table. A
+ * stored record is changed only through {@link Collection.update}. Timestamps are stored as ISO
+ * strings with microseconds (see timestamps.ts); references between records are ids, resolved at
+ * serialization.
  * @see shared/design.md, Reference server
  */
 
@@ -487,18 +490,86 @@ export interface WebhookDeliveryRecord {
 /** Orders records; negative when `a` comes first. */
 export type Comparator<T> = (a: T, b: T) => number;
 
+/** A value a record is filed under in a secondary index (compared as Map keys are: SameValueZero). */
+export type IndexValue = string | number | boolean | null;
+
+/** Secondary indexes of a collection: index name to the values a record is filed under (none, one or several). */
+export type IndexKeys<T> = Record<string, (record: T) => readonly IndexValue[]>;
+
+/** Counts the changes of all the collections of one store, so that a cache can tell whether anything changed. */
+export class ChangeCounter {
+  /** Changes so far: records inserted, updated or deleted, collections cleared, notices counted with {@link markStoreChanged}. */
+  count = 0;
+}
+
+/** One order of a collection kept up to date: per organization, every record sorted by `compare`. */
+interface KeptOrder<T> {
+  compare: Comparator<T>;
+  /** The order reads other collections' records (a subscription sorted by its product's name). */
+  foreign: boolean;
+  /** Changes elsewhere in the store when it was built; a foreign order is dropped once they differ. */
+  foreignStamp: number;
+  /** Built lazily, per organization, on first use. */
+  byOrganization: Map<string, T[]>;
+}
+
+const EMPTY_SET: ReadonlySet<never> = new Set();
+
+/** The first position of `list` whose record sorts after `record`: where to insert it. */
+function insertPosition<T>(list: readonly T[], record: T, compare: Comparator<T>): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compare(list[middle]!, record) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The position of `record` in `list` (sorted by `compare`, which ties no two records), or -1. */
+function positionOf<T>(list: readonly T[], record: T, compare: Comparator<T>): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compare(list[middle]!, record) < 0) low = middle + 1;
+    else high = middle;
+  }
+  // A record changed behind the collection's back is no longer where its values say: find it anyway.
+  return list[low] === record ? low : list.indexOf(record);
+}
+
+/** Removes `record` from `list` (sorted by `compare`), if it is there. */
+function removeFrom<T>(list: T[], record: T, compare: Comparator<T>): void {
+  const position = positionOf(list, record, compare);
+  if (position >= 0) list.splice(position, 1);
+}
+
 /**
- * One typed collection: records by id, by organization (insertion order), by named secondary
- * keys, and lazily sorted per organization for the orders that lists use by default.
+ * One typed collection: records by id, by organization (insertion order), by secondary index
+ * (value, then organization), and in the orders that lists use, kept sorted per organization as
+ * records are inserted, updated and deleted. Records are plain objects shared with callers, so a
+ * change to a stored record must go through {@link Collection.update}: a field assigned directly
+ * leaves the indexes and orders describing the old value.
+ * @see shared/design.md, Reference server (one store with the secondary indexes that listing needs)
  */
 export class Collection<T extends BaseRecord> {
   private readonly byId = new Map<string, T>();
   private readonly byOrganization = new Map<string, T[]>();
-  private readonly sorted = new Map<string, T[]>();
-  private readonly indexes = new Map<string, Map<string, T[]>>();
+  private readonly indexes = new Map<string, Map<IndexValue, Map<string, Set<T>>>>();
+  private readonly multiValued = new Set<string>();
+  private readonly orders = new Map<string, KeptOrder<T>>();
+  private ownChanges = 0;
 
-  /** @param indexKeys secondary index name to the keys a record is filed under */
-  constructor(private readonly indexKeys: Record<string, (record: T) => readonly string[]> = {}) {
+  /**
+   * @param indexKeys secondary index name to the values a record is filed under
+   * @param changes the change counter shared by the collections of one store
+   */
+  constructor(
+    private readonly indexKeys: IndexKeys<T> = {},
+    readonly changes: ChangeCounter = new ChangeCounter(),
+  ) {
     for (const name of Object.keys(indexKeys)) this.indexes.set(name, new Map());
   }
 
@@ -511,13 +582,63 @@ export class Collection<T extends BaseRecord> {
   insert(record: T): T {
     if (this.byId.has(record.id)) throw new Error(`duplicate id ${record.id}`);
     this.byId.set(record.id, record);
-    push(this.byOrganization, record.organization_id, record);
-    for (const [name, keys] of Object.entries(this.indexKeys)) {
-      for (const key of keys(record)) push(this.indexes.get(name)!, key, record);
+    const list = this.byOrganization.get(record.organization_id);
+    if (list) list.push(record);
+    else this.byOrganization.set(record.organization_id, [record]);
+    for (const name of this.indexes.keys()) this.file(name, record, this.valuesOf(name, record));
+    for (const order of this.currentOrders()) {
+      const sorted = order.byOrganization.get(record.organization_id);
+      sorted?.splice(insertPosition(sorted, record, order.compare), 0, record);
     }
-    for (const cacheKey of [...this.sorted.keys()]) {
-      if (cacheKey.startsWith(`${record.organization_id}\u0000`)) this.sorted.delete(cacheKey);
+    this.changed();
+    return record;
+  }
+
+  /**
+   * Changes fields of a stored record in place and moves it in every index and order; the only
+   * way to change a stored record.
+   * @returns the same record, changed
+   * @throws Error when the record is not the one stored under its id, or the patch changes its id or organization (bugs)
+   */
+  update(record: T, patch: Partial<T>): T {
+    if (this.byId.get(record.id) !== record) throw new Error(`record ${record.id} is not stored in this collection`);
+    if ((patch.id !== undefined && patch.id !== record.id) || (patch.organization_id !== undefined && patch.organization_id !== record.organization_id)) {
+      throw new Error(`record ${record.id}: id and organization_id never change`);
     }
+    const before = new Map([...this.indexes.keys()].map((name) => [name, this.valuesOf(name, record)]));
+    const orders = this.currentOrders();
+    const lists = orders.map((order) => order.byOrganization.get(record.organization_id));
+    lists.forEach((sorted, i) => {
+      if (sorted) removeFrom(sorted, record, orders[i]!.compare);
+    });
+    Object.assign(record, patch);
+    for (const [name, old] of before) {
+      const now = this.valuesOf(name, record);
+      if (now.length === old.length && now.every((value, i) => value === old[i])) continue;
+      this.unfile(name, record, old);
+      this.file(name, record, now);
+    }
+    lists.forEach((sorted, i) => {
+      if (sorted) sorted.splice(insertPosition(sorted, record, orders[i]!.compare), 0, record);
+    });
+    this.changed();
+    return record;
+  }
+
+  /** Removes the record with this id from the collection and every index and order. @returns the removed record, or undefined */
+  delete(id: string): T | undefined {
+    const record = this.byId.get(id);
+    if (!record) return undefined;
+    for (const order of this.currentOrders()) {
+      const sorted = order.byOrganization.get(record.organization_id);
+      if (sorted) removeFrom(sorted, record, order.compare);
+    }
+    for (const name of this.indexes.keys()) this.unfile(name, record, this.valuesOf(name, record));
+    const list = this.byOrganization.get(record.organization_id)!;
+    list.splice(list.indexOf(record), 1);
+    if (list.length === 0) this.byOrganization.delete(record.organization_id);
+    this.byId.delete(id);
+    this.changed();
     return record;
   }
 
@@ -531,45 +652,129 @@ export class Collection<T extends BaseRecord> {
     return this.byId.values();
   }
 
-  /** The records of one organization, in insertion order (empty for an unknown organization). */
+  /** The records of one organization, in insertion order (empty for an unknown organization); callers must not mutate the array. */
   inOrganization(organizationId: string): readonly T[] {
     return this.byOrganization.get(organizationId) ?? [];
   }
 
   /**
-   * The records of one organization sorted by `compare`, cached under `orderName` until the
-   * organization's next insert; callers must not mutate the array.
+   * The records of one organization sorted by `compare`, which must tie no two records (end with
+   * the id). The order is built on first use under `orderName` and then kept up to date by
+   * insert, update and delete; callers must not mutate the array.
+   * @param orderName names the order `compare` gives (the same name must always mean the same order)
+   * @param foreign whether `compare` reads other collections' records: such an order is rebuilt after any change elsewhere in the store
    */
-  sortedInOrganization(organizationId: string, orderName: string, compare: Comparator<T>): readonly T[] {
-    const cacheKey = `${organizationId}\u0000${orderName}`;
-    let cached = this.sorted.get(cacheKey);
-    if (!cached) {
-      cached = [...this.inOrganization(organizationId)].sort(compare);
-      this.sorted.set(cacheKey, cached);
+  sorted(organizationId: string, orderName: string, compare: Comparator<T>, foreign = false): readonly T[] {
+    let order = this.orders.get(orderName);
+    if (!order || this.isStale(order)) {
+      order = { compare, foreign, foreignStamp: this.foreignChanges(), byOrganization: new Map() };
+      this.orders.set(orderName, order);
     }
-    return cached;
+    let sorted = order.byOrganization.get(organizationId);
+    if (!sorted) {
+      sorted = [...this.inOrganization(organizationId)].sort(order.compare);
+      order.byOrganization.set(organizationId, sorted);
+    }
+    return sorted;
   }
 
   /** Removes every record (the control API's reset). */
   clear(): void {
     this.byId.clear();
     this.byOrganization.clear();
-    this.sorted.clear();
+    this.orders.clear();
     for (const index of this.indexes.values()) index.clear();
+    this.multiValued.clear();
+    this.changed();
   }
 
-  /** The records filed under `key` in the secondary index `indexName`. @throws Error for an unknown index */
-  lookup(indexName: string, key: string): readonly T[] {
-    const index = this.indexes.get(indexName);
-    if (!index) throw new Error(`no index ${indexName}`);
-    return index.get(key) ?? [];
+  /** The records filed under `value` in the secondary index `indexName`, of every organization. @throws Error for an unknown index */
+  lookup(indexName: string, value: IndexValue): readonly T[] {
+    const byOrganization = this.index(indexName).get(value);
+    if (!byOrganization) return [];
+    const records: T[] = [];
+    for (const set of byOrganization.values()) records.push(...set);
+    return records;
   }
-}
 
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+  /** How many records are filed under `value` in `indexName`, without listing them. @throws Error for an unknown index */
+  count(indexName: string, value: IndexValue): number {
+    let total = 0;
+    for (const set of this.index(indexName).get(value)?.values() ?? []) total += set.size;
+    return total;
+  }
+
+  /** The records of one organization filed under `value` in `indexName`; callers must not mutate the set. @throws Error for an unknown index */
+  filedUnder(indexName: string, organizationId: string, value: IndexValue): ReadonlySet<T> {
+    return this.index(indexName).get(value)?.get(organizationId) ?? EMPTY_SET;
+  }
+
+  /** The values of `indexName` that at least one record of the organization is filed under. @throws Error for an unknown index */
+  valuesInOrganization(indexName: string, organizationId: string): IndexValue[] {
+    return [...this.index(indexName)].filter(([, byOrganization]) => byOrganization.has(organizationId)).map(([value]) => value);
+  }
+
+  /** Whether a record has ever been filed under two values of `indexName` at once (so that its sets may overlap). */
+  isMultiValued(indexName: string): boolean {
+    return this.multiValued.has(indexName);
+  }
+
+  private index(name: string): Map<IndexValue, Map<string, Set<T>>> {
+    const index = this.indexes.get(name);
+    if (!index) throw new Error(`no index ${name}`);
+    return index;
+  }
+
+  private valuesOf(name: string, record: T): IndexValue[] {
+    return [...new Set(this.indexKeys[name]!(record))];
+  }
+
+  private file(name: string, record: T, values: readonly IndexValue[]): void {
+    if (values.length > 1) this.multiValued.add(name);
+    const index = this.indexes.get(name)!;
+    for (const value of values) {
+      let byOrganization = index.get(value);
+      if (!byOrganization) index.set(value, (byOrganization = new Map()));
+      let set = byOrganization.get(record.organization_id);
+      if (!set) byOrganization.set(record.organization_id, (set = new Set()));
+      set.add(record);
+    }
+  }
+
+  private unfile(name: string, record: T, values: readonly IndexValue[]): void {
+    const index = this.indexes.get(name)!;
+    for (const value of values) {
+      const byOrganization = index.get(value);
+      const set = byOrganization?.get(record.organization_id);
+      if (!byOrganization || !set) continue;
+      set.delete(record);
+      if (set.size === 0) byOrganization.delete(record.organization_id);
+      if (byOrganization.size === 0) index.delete(value);
+    }
+  }
+
+  private changed(): void {
+    this.ownChanges++;
+    this.changes.count++;
+  }
+
+  private foreignChanges(): number {
+    return this.changes.count - this.ownChanges;
+  }
+
+  private isStale(order: KeptOrder<T>): boolean {
+    return order.foreign && order.foreignStamp !== this.foreignChanges();
+  }
+
+  /** The orders to keep up to date; stale foreign orders are dropped (rebuilt when next asked for). */
+  private currentOrders(): KeptOrder<T>[] {
+    const current: KeptOrder<T>[] = [];
+    for (const [name, order] of this.orders) {
+      if (this.isStale(order)) this.orders.delete(name);
+      else current.push(order);
+    }
+    return current;
+  }
 }
 
 /** Kinds of bearer token. @see shared/api-description.md, Authentication */
@@ -609,6 +814,7 @@ export interface Store {
   /** How many ids {@link newId} has handed out. */
   idSequence: number;
   readonly organizations: Collection<OrganizationRecord>;
+  /** Indexed by `visibility`, `is_archived`, `is_recurring` and `benefit_id` (the list filters). */
   readonly products: Collection<ProductRecord>;
   readonly prices: Collection<PriceRecord>;
   readonly benefits: Collection<BenefitRecord>;
@@ -618,14 +824,15 @@ export interface Store {
   readonly customers: Collection<CustomerRecord>;
   readonly discounts: Collection<DiscountRecord>;
   readonly meters: Collection<MeterRecord>;
-  /** Indexed by `product_id` and `customer_id`. */
+  /** Indexed by `product_id`, `customer_id`, `discount_id`, `status`, `cancel_at_period_end` and `customer_cancellation_reason`. */
   readonly subscriptions: Collection<SubscriptionRecord>;
   /** Indexed by `product_id` and `customer_id`. */
   readonly orders: Collection<OrderRecord>;
+  /** Indexed by `order_id`, `subscription_id`, `customer_id` and `status`. */
   readonly refunds: Collection<RefundRecord>;
   /** Indexed by `customer_id`. */
   readonly paymentMethods: Collection<PaymentMethodRecord>;
-  /** Indexed by `customer_id`. */
+  /** Indexed by `customer_id` and `benefit_id`. */
   readonly licenseKeys: Collection<LicenseKeyRecord>;
   /** Indexed by `customer_id`. */
   readonly members: Collection<MemberRecord>;
@@ -654,38 +861,75 @@ export interface Store {
  */
 export function createStore(options: { seed?: number; clock?: () => Date } = {}): Store {
   const base = options.clock ?? (() => new Date());
+  const changes = new ChangeCounter();
+  const collection = <T extends BaseRecord>(indexKeys: IndexKeys<T> = {}) => new Collection<T>(indexKeys, changes);
   const store: Store = {
     seed: options.seed ?? 1,
     clock: () => new Date(base().getTime() + store.clockOffsetMs),
     clockOffsetMs: 0,
     idSequence: 0,
-    organizations: new Collection(),
-    products: new Collection(),
-    prices: new Collection(),
-    benefits: new Collection(),
-    medias: new Collection(),
-    customFields: new Collection(),
-    customers: new Collection({ external_id: (c) => (c.external_id === null ? [] : [c.external_id]) }),
-    discounts: new Collection({ product_id: (d) => d.product_ids }),
-    meters: new Collection(),
-    subscriptions: new Collection({ product_id: (s) => [s.product_id], customer_id: (s) => [s.customer_id] }),
-    orders: new Collection({ product_id: (o) => [o.product_id], customer_id: (o) => [o.customer_id] }),
-    refunds: new Collection(),
-    paymentMethods: new Collection({ customer_id: (m) => [m.customer_id] }),
-    licenseKeys: new Collection({ customer_id: (k) => [k.customer_id] }),
-    members: new Collection({ customer_id: (m) => [m.customer_id] }),
-    seats: new Collection({ subscription_id: (s) => (s.subscription_id === null ? [] : [s.subscription_id]) }),
-    files: new Collection(),
-    uploads: new Collection(),
-    webhookEndpoints: new Collection(),
-    oauthClients: new Collection({ client_id: (c) => [c.client_id] }),
+    organizations: collection(),
+    products: collection({
+      visibility: (p) => [p.visibility],
+      is_archived: (p) => [p.is_archived],
+      is_recurring: (p) => [p.recurring_interval !== null],
+      benefit_id: (p) => p.benefit_ids,
+    }),
+    prices: collection(),
+    benefits: collection(),
+    medias: collection(),
+    customFields: collection(),
+    customers: collection({ external_id: (c) => (c.external_id === null ? [] : [c.external_id]) }),
+    discounts: collection({ product_id: (d) => d.product_ids }),
+    meters: collection(),
+    subscriptions: collection({
+      product_id: (s) => [s.product_id],
+      customer_id: (s) => [s.customer_id],
+      discount_id: (s) => [s.discount_id],
+      status: (s) => [s.status],
+      cancel_at_period_end: (s) => [s.cancel_at_period_end],
+      customer_cancellation_reason: (s) => [s.customer_cancellation_reason],
+    }),
+    orders: collection({ product_id: (o) => [o.product_id], customer_id: (o) => [o.customer_id] }),
+    refunds: collection({ order_id: (r) => [r.order_id], subscription_id: (r) => [r.subscription_id], customer_id: (r) => [r.customer_id], status: (r) => [r.status] }),
+    paymentMethods: collection({ customer_id: (m) => [m.customer_id] }),
+    licenseKeys: collection({ customer_id: (k) => [k.customer_id], benefit_id: (k) => [k.benefit_id] }),
+    members: collection({ customer_id: (m) => [m.customer_id] }),
+    seats: collection({ subscription_id: (s) => (s.subscription_id === null ? [] : [s.subscription_id]) }),
+    files: collection(),
+    uploads: collection(),
+    webhookEndpoints: collection(),
+    oauthClients: collection({ client_id: (c) => [c.client_id] }),
     tokens: [],
     authorizationCodes: new Map(),
     refreshTokens: new Map(),
     events: [],
     deliveries: [],
   };
+  changeCounters.set(store, changes);
   return store;
+}
+
+const changeCounters = new WeakMap<Store, ChangeCounter>();
+
+function changeCounter(store: Store): ChangeCounter {
+  const counter = changeCounters.get(store);
+  if (!counter) throw new Error('not a store made by createStore');
+  return counter;
+}
+
+/**
+ * A number that grows with every change to the store's collections (insert, update, delete,
+ * clear) and every {@link markStoreChanged}: equal numbers mean no change in between.
+ * @throws Error for a store not made by {@link createStore}
+ */
+export function storeRevision(store: Store): number {
+  return changeCounter(store).count;
+}
+
+/** Counts a change the collections cannot see (a notice that the store may have changed), for {@link storeRevision}. */
+export function markStoreChanged(store: Store): void {
+  changeCounter(store).count++;
 }
 
 /** Empties a store and rewinds its clock and id sequence, keeping its seed (the control API's reset). */
@@ -725,8 +969,8 @@ export function newId(store: Store): string {
  */
 export function isProductDeletable(store: Store, productId: string): boolean {
   return (
-    store.subscriptions.lookup('product_id', productId).length === 0 &&
-    store.orders.lookup('product_id', productId).length === 0 &&
-    store.discounts.lookup('product_id', productId).length === 0
+    store.subscriptions.count('product_id', productId) === 0 &&
+    store.orders.count('product_id', productId) === 0 &&
+    store.discounts.count('product_id', productId) === 0
   );
 }

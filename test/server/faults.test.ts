@@ -1,15 +1,33 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
 import { HarnessError } from '../../harness/errors.js';
+import { buildApp } from '../../server/app.js';
 import { FAULTS, resolveFaults, type FaultId } from '../../server/faults.js';
 import { expectedCompare } from './sorting-support.js';
 import { ids, localPath, testServer, type TestServer } from './support.js';
+import { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver.js';
 
 let clean: TestServer;
 
 beforeAll(async () => {
   clean = await testServer();
 });
+
+/** What a receiver subscribed to order.created on `server` gets when an order is created (enabled: whether the endpoint is). */
+async function deliveredOnOrder(server: TestServer, enabled: boolean): Promise<{ received: ReceivedWebhook[]; secret: string }> {
+  const receiver = await startWebhookReceiver();
+  try {
+    const endpoint = server.control.createWebhookEndpoint({ url: receiver.url, events: ['order.created'], enabled });
+    if (!endpoint.ok) throw new Error(endpoint.error.message);
+    server.control.createOrder({ checkout: false });
+    await server.control.settleDeliveries(5000);
+    server.control.setWebhookEndpointEnabled(endpoint.value.id as string, false);
+    return { received: receiver.received, secret: endpoint.value.secret as string };
+  } finally {
+    await receiver.close();
+  }
+}
 
 /** What each fault breaks, observed through the API: true when the server shows the defect. */
 const SHOWS: Record<FaultId, (server: TestServer) => Promise<boolean>> = {
@@ -113,6 +131,33 @@ const SHOWS: Record<FaultId, (server: TestServer) => Promise<boolean>> = {
   async error_body_wrong(server) {
     const response = await server.get('/v1/products/', {}, null);
     return response.statusCode === 401 && !('error' in response.json());
+  },
+  async rate_limit_ignored(server) {
+    // The test servers run without a limit; this one has a small one, and the server's faults.
+    const limited = await buildApp({ faults: server.faults, rateLimit: { max: 5, windowMs: 60_000 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await limited.app.inject({ url: '/v1/products/', headers: { authorization: `Bearer ${limited.credentials.admin}` } })).statusCode);
+    await limited.app.close();
+    return !statuses.includes(429);
+  },
+  async webhook_unsigned(server) {
+    const { received } = await deliveredOnOrder(server, true);
+    return received.length > 0 && received.every((request) => request.headers['webhook-signature'] === undefined);
+  },
+  async webhook_wrong_signature(server) {
+    const { received, secret } = await deliveredOnOrder(server, true);
+    const verifies = (request: ReceivedWebhook) => {
+      try {
+        new Webhook(secret).verify(request.body, request.headers as Record<string, string>);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    return received.length > 0 && received.some((request) => request.headers['webhook-signature'] !== undefined && !verifies(request));
+  },
+  async webhook_disabled_delivered(server) {
+    return (await deliveredOnOrder(server, false)).received.length > 0;
   },
 };
 

@@ -46,9 +46,12 @@ export interface TestServer extends ReferenceApp {
   all(path: string, query?: Query, as?: DemoTokenName): Promise<{ items: any[]; totalCount: number; pages: any[][] }>;
 }
 
-/** Builds an app for a test file. */
+/**
+ * Builds an app for a test file. The rate limit is off unless `options.rateLimit` says otherwise:
+ * tests send requests much faster than 100 per second, and only the rate limit's own tests are about it.
+ */
 export async function testServer(options: BuildAppOptions = {}): Promise<TestServer> {
-  const built = await buildApp(options);
+  const built = await buildApp({ rateLimit: false, ...options });
   const get: TestServer['get'] = (path, query = {}, as = 'admin', headers = {}) =>
     built.app.inject({
       method: 'GET',

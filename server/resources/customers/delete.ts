@@ -30,8 +30,14 @@ export function anonymizedEmail(customerId: string, email: string): string {
  * that of its members and seat invitations; metadata and external_id stay.
  */
 export function anonymizeCustomer(ctx: MachineContext, customer: CustomerRecord): void {
-  customer.email = anonymizedEmail(customer.id, customer.email);
-  Object.assign(customer, { name: null, billing_name: null, billing_address: null, tax_id: null, avatar_url: null } satisfies Partial<CustomerRecord>);
+  ctx.store.customers.update(customer, {
+    email: anonymizedEmail(customer.id, customer.email),
+    name: null,
+    billing_name: null,
+    billing_address: null,
+    tax_id: null,
+    avatar_url: null,
+  } satisfies Partial<CustomerRecord>);
   for (const member of ctx.store.members.lookup('customer_id', customer.id)) {
     member.email = anonymizedEmail(member.id, member.email);
     member.name = null;

@@ -33,8 +33,7 @@ export function fireCustomerTransition(ctx: MachineContext, customer: CustomerRe
   const planned = planTransition<CustomerState, CustomerTransition>(CUSTOMER_TRANSITIONS, name, customerState(customer));
   if (!planned.ok) return fail(planned.error);
   const at = nowTimestamp(ctx.store);
-  customer.deleted_at = at;
-  customer.modified_at = at;
+  ctx.store.customers.update(customer, { deleted_at: at, modified_at: at });
   const data = serializeCustomer(ctx, customer);
   for (const type of planned.value.events) emitEvent(ctx.store, type, data);
   return ok(customer);

@@ -3,7 +3,7 @@
  * @see shared/api-description.md, Endpoints (GET /v1/customer-portal/license-keys/)
  */
 import type { FaultSet } from '../../faults.js';
-import { listRecords, type ListParams, type RecordPage, type SortCriterion } from '../../listing.js';
+import { listRecords, type IndexCondition, type ListParams, type RecordPage, type SortCriterion } from '../../listing.js';
 import type { LicenseKeyRecord, Store } from '../../store.js';
 
 /** Default order: newest first, ties by id. */
@@ -15,16 +15,17 @@ export const LICENSE_KEY_DEFAULT_SORTING: readonly SortCriterion[] = [{ key: 'cr
  * @param benefitId only keys of this benefit, when given
  */
 export function listLicenseKeys(store: Store, organizationIds: readonly string[], customerId: string | undefined, benefitId: string | undefined, params: ListParams, faults: FaultSet, requestNumber: number): RecordPage<LicenseKeyRecord> {
-  const tests: ((key: LicenseKeyRecord) => boolean)[] = [];
-  if (customerId !== undefined) tests.push((key) => key.customer_id === customerId);
-  if (benefitId !== undefined) tests.push((key) => key.benefit_id === benefitId);
+  const conditions: IndexCondition[] = [];
+  if (customerId !== undefined) conditions.push({ index: 'customer_id', values: [customerId] });
+  if (benefitId !== undefined) conditions.push({ index: 'benefit_id', values: [benefitId] });
   return listRecords(
     {
       collection: store.licenseKeys,
       organizationIds,
       keys: { created_at: (key) => key.created_at },
       defaultSorting: LICENSE_KEY_DEFAULT_SORTING,
-      filter: tests.length === 0 ? undefined : (key) => tests.every((test) => test(key)),
+      conditions,
+      filter: undefined,
     },
     params,
     faults,

@@ -63,20 +63,28 @@ export interface BillingUpdate {
 }
 
 /**
+ * The address fields of a billing address as the body gave it; unknown fields, however large or
+ * deeply nested, are dropped before anything walks or echoes them.
+ * @returns undefined when absent, null when null
+ */
+export function addressFields(address: BillingUpdate['billing_address']): Partial<AddressRecord> | null | undefined {
+  if (!address) return address;
+  const fields = ['country', 'line1', 'line2', 'postal_code', 'city', 'state'] as const;
+  return Object.fromEntries(fields.filter((field) => address[field] !== undefined).map((field) => [field, address[field]]));
+}
+
+/**
  * Changes the billing name and address of an order whose invoice is not generated yet.
  * @returns the order, or INVOICE_ALREADY_GENERATED
  */
 export function updateBilling(ctx: MachineContext, order: OrderRecord, update: BillingUpdate): Result<OrderRecord, InvoiceRefusal> {
   if (hasInvoice(order, ctx.faults)) return fail({ code: 'INVOICE_ALREADY_GENERATED' });
+  const billingAddress = addressFields(update.billing_address);
   const changed =
     (update.billing_name !== undefined && update.billing_name !== order.billing_name) ||
-    (update.billing_address !== undefined && JSON.stringify(update.billing_address) !== JSON.stringify(order.billing_address));
+    (billingAddress !== undefined && JSON.stringify(billingAddress) !== JSON.stringify(order.billing_address));
   if (update.billing_name !== undefined) order.billing_name = update.billing_name;
-  if (update.billing_address !== undefined) {
-    const address = update.billing_address;
-    const fields = ['country', 'line1', 'line2', 'postal_code', 'city', 'state'] as const;
-    order.billing_address = address && Object.fromEntries(fields.filter((field) => address[field] !== undefined).map((field) => [field, address[field]]));
-  }
+  if (billingAddress !== undefined) order.billing_address = billingAddress;
   if (changed) order.modified_at = nowTimestamp(ctx.store);
   return ok(order);
 }

@@ -11,7 +11,7 @@
 import type { HandlerContext } from '../../handler-types.js';
 import { errorReply, validationReply, type Reply } from '../../replies.js';
 import type { OrderRecord } from '../../store.js';
-import { documentUrl, generateInvoice, updateBilling, type BillingUpdate } from './invoices.js';
+import { addressFields, documentUrl, generateInvoice, updateBilling, type BillingUpdate } from './invoices.js';
 import { serializeOrder } from './serializer.js';
 
 /** 200 `{url}` of the receipt PDF; 404 while the order is not paid. */
@@ -42,7 +42,7 @@ export function updateBillingReply(ctx: HandlerContext, order: OrderRecord): Rep
   const update = ctx.body as BillingUpdate;
   const updated = updateBilling(ctx, order, update);
   if (!updated.ok) {
-    const input = { billing_name: update.billing_name, billing_address: update.billing_address };
+    const input = { billing_name: update.billing_name, billing_address: addressFields(update.billing_address) };
     return validationReply([{ loc: ['body'], msg: 'The invoice of this order is already generated; its billing details can no longer change.', type: 'invoice_already_generated', input }]);
   }
   return { status: 200, body: serializeOrder(ctx, updated.value) };

@@ -35,8 +35,7 @@ export function replaceBenefits(ctx: MachineContext, product: ProductRecord, ben
   const current = new Set(product.benefit_ids);
   const changed = next.length !== current.size || next.some((id) => !current.has(id));
   if (changed) {
-    product.benefit_ids = next;
-    product.modified_at = nowTimestamp(ctx.store);
+    ctx.store.products.update(product, { benefit_ids: next, modified_at: nowTimestamp(ctx.store) });
     emitEvent(ctx.store, 'product.updated', serializeProduct(ctx, product));
   }
   return ok(product);

@@ -3,9 +3,9 @@
  * @see shared/api-description.md, Endpoints (GET /v1/products/; POST /v1/products/{id}/benefits)
  */
 import type { OperationHandler } from '../../handler-types.js';
-import { listParamsOf, listReply } from '../../listing.js';
+import { listParamsOf, serializedListReply } from '../../listing.js';
 import { validationReply } from '../../replies.js';
-import type { ProductVisibility } from '../../store.js';
+import type { ProductRecord, ProductVisibility } from '../../store.js';
 import { findOwned, notFound } from '../../tenancy.js';
 import { replaceBenefits } from './benefits.js';
 import { listProducts, type ProductFilter } from './list.js';
@@ -27,8 +27,8 @@ export const listProductsHandler: OperationHandler = (ctx) => {
   const params = listParamsOf(ctx.query);
   const page = listProducts(ctx.store, ctx.principal?.organizationIds ?? [], filter, params, ctx.faults, ctx.requestNumber);
   const omitIsArchived = ctx.faults.has('missing_field');
-  const items = page.items.map((product) => serializeProduct(ctx, product, { omitIsArchived }));
-  return listReply(items, page.totalCount, params.limit, ctx.faults);
+  const serialize = (product: ProductRecord) => serializeProduct(ctx, product, { omitIsArchived });
+  return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, serialize, `${ctx.apiVersion}${omitIsArchived ? ' missing_field' : ''}`);
 };
 
 /**

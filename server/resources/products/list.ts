@@ -3,7 +3,7 @@
  * @see shared/api-description.md, Endpoints (GET /v1/products/, List filters)
  */
 import type { FaultSet } from '../../faults.js';
-import { listRecords, matchesMetadata, visibleOrganizations, type ListParams, type RecordPage, type SortCriterion, type SortKeys } from '../../listing.js';
+import { listRecords, matchesMetadata, visibleOrganizations, type IndexCondition, type ListParams, type RecordPage, type SortCriterion, type SortKeys } from '../../listing.js';
 import type { PriceRecord, ProductRecord, ProductVisibility, Store } from '../../store.js';
 
 /** Filters of the product list; an absent field does not filter. Id and enum lists match any of their values. */
@@ -49,18 +49,29 @@ export function productSortKeys(store: Store): SortKeys<ProductRecord> {
   };
 }
 
-function productPredicate(filter: ProductFilter, faults: FaultSet): ((product: ProductRecord) => boolean) | undefined {
+/** Sort keys of products that read other records (the first price). */
+export const PRODUCT_FOREIGN_SORT_KEYS: readonly string[] = ['price_amount_type', 'price_amount'];
+
+/** The filters the product collection's indexes answer (see createStore): ids, archived, recurring, benefits, visibility. */
+function productConditions(filter: ProductFilter, faults: FaultSet): IndexCondition[] {
+  const { id, is_archived, is_recurring, benefit_id, visibility } = filter;
+  const conditions: IndexCondition[] = [];
+  if (id) conditions.push({ index: 'id', values: id });
+  if (is_archived !== undefined) conditions.push({ index: 'is_archived', values: [is_archived] });
+  if (is_recurring !== undefined) conditions.push({ index: 'is_recurring', values: [is_recurring] });
+  if (benefit_id) conditions.push({ index: 'benefit_id', values: benefit_id });
+  if (visibility && !faults.has('filter_ignored')) conditions.push({ index: 'visibility', values: visibility });
+  return conditions;
+}
+
+/** The filters tested product by product: the name substring and metadata. */
+function productPredicate(filter: ProductFilter): ((product: ProductRecord) => boolean) | undefined {
   const tests: ((product: ProductRecord) => boolean)[] = [];
-  const { id, query, is_archived, is_recurring, benefit_id, visibility, metadata } = filter;
-  if (id) tests.push((product) => id.includes(product.id));
+  const { query, metadata } = filter;
   if (query !== undefined) {
     const needle = query.toLowerCase();
     tests.push((product) => product.name.toLowerCase().includes(needle));
   }
-  if (is_archived !== undefined) tests.push((product) => product.is_archived === is_archived);
-  if (is_recurring !== undefined) tests.push((product) => (product.recurring_interval !== null) === is_recurring);
-  if (benefit_id) tests.push((product) => product.benefit_ids.some((benefit) => benefit_id.includes(benefit)));
-  if (visibility && !faults.has('filter_ignored')) tests.push((product) => visibility.includes(product.visibility));
   if (Object.keys(metadata).length > 0) tests.push((product) => matchesMetadata(product.metadata, metadata));
   return tests.length === 0 ? undefined : (product) => tests.every((test) => test(product));
 }
@@ -83,8 +94,10 @@ export function listProducts(
       collection: store.products,
       organizationIds: visibleOrganizations(callerOrganizations, filter.organization_id),
       keys: productSortKeys(store),
+      foreignKeys: PRODUCT_FOREIGN_SORT_KEYS,
       defaultSorting: PRODUCT_DEFAULT_SORTING,
-      filter: productPredicate(filter, faults),
+      conditions: productConditions(filter, faults),
+      filter: productPredicate(filter),
     },
     params,
     faults,

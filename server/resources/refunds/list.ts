@@ -5,7 +5,7 @@
  * @see shared/api-description.md, Endpoints (GET /v1/refunds/, List filters)
  */
 import type { FaultSet } from '../../faults.js';
-import { listRecords, visibleOrganizations, type ListParams, type RecordPage, type SortCriterion, type SortKeys } from '../../listing.js';
+import { listRecords, visibleOrganizations, type IndexCondition, type ListParams, type RecordPage, type SortCriterion, type SortKeys } from '../../listing.js';
 import type { RefundRecord, Store } from '../../store.js';
 
 /** Filters of the refund list; an absent field does not filter; lists match any of their values. */
@@ -33,32 +33,39 @@ export const REFUND_SORT_KEYS: SortKeys<RefundRecord> = {
   amount: (refund) => refund.amount,
 };
 
-function refundPredicate(store: Store, filter: RefundFilter): ((refund: RefundRecord) => boolean) | undefined {
-  const tests: ((refund: RefundRecord) => boolean)[] = [];
+/**
+ * Every filter of the refund list, answered by the refund collection's indexes (see createStore);
+ * the external customer id through the customers' index.
+ */
+function refundConditions(store: Store, organizationIds: readonly string[], filter: RefundFilter): IndexCondition[] {
   const { id, order_id, subscription_id, customer_id, external_customer_id, succeeded } = filter;
-  if (id) tests.push((refund) => id.includes(refund.id));
-  if (order_id) tests.push((refund) => order_id.includes(refund.order_id));
-  if (subscription_id) tests.push((refund) => refund.subscription_id !== null && subscription_id.includes(refund.subscription_id));
-  if (customer_id) tests.push((refund) => customer_id.includes(refund.customer_id));
+  const conditions: IndexCondition[] = [];
+  if (id) conditions.push({ index: 'id', values: id });
+  if (order_id) conditions.push({ index: 'order_id', values: order_id });
+  if (subscription_id) conditions.push({ index: 'subscription_id', values: subscription_id });
+  if (customer_id) conditions.push({ index: 'customer_id', values: customer_id });
   if (external_customer_id) {
-    tests.push((refund) => {
-      const external = store.customers.get(refund.customer_id)?.external_id;
-      return external != null && external_customer_id.includes(external);
-    });
+    const customerIds = external_customer_id.flatMap((externalId) => store.customers.lookup('external_id', externalId).map((customer) => customer.id));
+    conditions.push({ index: 'customer_id', values: customerIds });
   }
-  if (succeeded !== undefined) tests.push((refund) => (refund.status === SUCCEEDED_STATUS) === succeeded);
-  return tests.length === 0 ? undefined : (refund) => tests.every((test) => test(refund));
+  if (succeeded !== undefined) {
+    const present = new Set(organizationIds.flatMap((id) => store.refunds.valuesInOrganization('status', id)));
+    conditions.push({ index: 'status', values: [...present].filter((status) => (status === SUCCEEDED_STATUS) === succeeded) });
+  }
+  return conditions;
 }
 
 /** One page of the caller's refunds. @param callerOrganizations the organizations of the token */
 export function listRefunds(store: Store, callerOrganizations: readonly string[], filter: RefundFilter, params: ListParams, faults: FaultSet, requestNumber: number): RecordPage<RefundRecord> {
+  const organizationIds = visibleOrganizations(callerOrganizations, filter.organization_id);
   return listRecords(
     {
       collection: store.refunds,
-      organizationIds: visibleOrganizations(callerOrganizations, filter.organization_id),
+      organizationIds,
       keys: REFUND_SORT_KEYS,
       defaultSorting: REFUND_DEFAULT_SORTING,
-      filter: refundPredicate(store, filter),
+      conditions: refundConditions(store, organizationIds, filter),
+      filter: undefined,
     },
     params,
     faults,

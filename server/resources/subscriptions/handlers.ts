@@ -3,8 +3,8 @@
  * @see shared/api-description.md, Endpoints (GET /v1/subscriptions/)
  */
 import type { OperationHandler } from '../../handler-types.js';
-import { listParamsOf, listReply } from '../../listing.js';
-import type { CancellationReason, SubscriptionStatus } from '../../store.js';
+import { listParamsOf, serializedListReply } from '../../listing.js';
+import type { CancellationReason, SubscriptionRecord, SubscriptionStatus } from '../../store.js';
 import { listSubscriptions, type SubscriptionFilter } from './list.js';
 import { serializeSubscription } from './serializer.js';
 
@@ -29,6 +29,6 @@ export const listSubscriptionsHandler: OperationHandler = (ctx) => {
   };
   const params = listParamsOf(ctx.query);
   const page = listSubscriptions(ctx.store, ctx.principal?.organizationIds ?? [], filter, params, ctx.faults, ctx.requestNumber);
-  const items = page.items.map((subscription) => serializeSubscription(ctx, subscription));
-  return listReply(items, page.totalCount, params.limit, ctx.faults);
+  const serialize = (subscription: SubscriptionRecord) => serializeSubscription(ctx, subscription);
+  return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, serialize, ctx.apiVersion);
 };

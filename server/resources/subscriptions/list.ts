@@ -3,7 +3,7 @@
  * @see shared/api-description.md, Endpoints (GET /v1/subscriptions/, List filters)
  */
 import type { FaultSet } from '../../faults.js';
-import { listRecords, matchesMetadata, visibleOrganizations, type ListParams, type RecordPage, type SortCriterion, type SortKeys } from '../../listing.js';
+import { listRecords, matchesMetadata, visibleOrganizations, type IndexCondition, type ListParams, type RecordPage, type SortCriterion, type SortKeys } from '../../listing.js';
 import type { CancellationReason, Store, SubscriptionRecord, SubscriptionStatus } from '../../store.js';
 import { parseTimestamp } from '../../timestamps.js';
 
@@ -62,29 +62,44 @@ function bound(value: string | null, text: string | undefined, direction: 'gte' 
   return direction === 'gte' ? actual >= limit : actual <= limit;
 }
 
-function subscriptionPredicate(store: Store, filter: SubscriptionFilter, faults: FaultSet): ((s: SubscriptionRecord) => boolean) | undefined {
+/** Sort keys of subscriptions that read other records (customer, product, discount). */
+export const SUBSCRIPTION_FOREIGN_SORT_KEYS: readonly string[] = ['customer', 'product', 'discount'];
+
+/** The ids of the customers with one of these external ids (the `external_customer_id` filter). */
+function customersWithExternalIds(store: Store, externalIds: readonly string[]): string[] {
+  return externalIds.flatMap((externalId) => store.customers.lookup('external_id', externalId).map((customer) => customer.id));
+}
+
+/**
+ * The filters the subscription collection's indexes answer (see createStore): product, customer
+ * (and external customer id, through the customers' index), discount, status and `active`,
+ * cancel_at_period_end and the cancellation reason.
+ */
+function subscriptionConditions(store: Store, organizationIds: readonly string[], filter: SubscriptionFilter, faults: FaultSet): IndexCondition[] {
+  const { product_id, customer_id, external_customer_id, discount_id, active, status, cancel_at_period_end, customer_cancellation_reason } = filter;
+  const conditions: IndexCondition[] = [];
+  if (product_id) conditions.push({ index: 'product_id', values: product_id });
+  if (customer_id) conditions.push({ index: 'customer_id', values: customer_id });
+  if (external_customer_id) conditions.push({ index: 'customer_id', values: customersWithExternalIds(store, external_customer_id) });
+  if (discount_id) conditions.push({ index: 'discount_id', values: discount_id });
+  if (active !== undefined) {
+    const present = new Set(organizationIds.flatMap((id) => store.subscriptions.valuesInOrganization('status', id)));
+    conditions.push({ index: 'status', values: [...present].filter((value) => ACTIVE_STATUSES.includes(value as SubscriptionStatus) === active) });
+  }
+  if (status && !faults.has('filter_ignored')) conditions.push({ index: 'status', values: status });
+  if (cancel_at_period_end !== undefined) conditions.push({ index: 'cancel_at_period_end', values: [cancel_at_period_end] });
+  if (customer_cancellation_reason) conditions.push({ index: 'customer_cancellation_reason', values: customer_cancellation_reason });
+  return conditions;
+}
+
+/** The filters tested subscription by subscription: the date bounds and metadata. */
+function subscriptionPredicate(filter: SubscriptionFilter): ((s: SubscriptionRecord) => boolean) | undefined {
   const tests: ((s: SubscriptionRecord) => boolean)[] = [];
-  const { product_id, customer_id, external_customer_id, discount_id, active, status, cancel_at_period_end, customer_cancellation_reason, metadata } = filter;
-  if (product_id) tests.push((s) => product_id.includes(s.product_id));
-  if (customer_id) tests.push((s) => customer_id.includes(s.customer_id));
-  if (external_customer_id) {
-    tests.push((s) => {
-      const external = store.customers.get(s.customer_id)?.external_id;
-      return external != null && external_customer_id.includes(external);
-    });
-  }
-  if (discount_id) tests.push((s) => s.discount_id !== null && discount_id.includes(s.discount_id));
-  if (active !== undefined) tests.push((s) => ACTIVE_STATUSES.includes(s.status) === active);
-  if (status && !faults.has('filter_ignored')) tests.push((s) => status.includes(s.status));
-  if (cancel_at_period_end !== undefined) tests.push((s) => s.cancel_at_period_end === cancel_at_period_end);
-  if (customer_cancellation_reason) {
-    tests.push((s) => s.customer_cancellation_reason !== null && customer_cancellation_reason.includes(s.customer_cancellation_reason));
-  }
   if (filter.canceled_at_after !== undefined) tests.push((s) => bound(s.canceled_at, filter.canceled_at_after, 'gte'));
   if (filter.canceled_at_before !== undefined) tests.push((s) => bound(s.canceled_at, filter.canceled_at_before, 'lte'));
   if (filter.started_after !== undefined) tests.push((s) => bound(s.started_at, filter.started_after, 'gte'));
   if (filter.started_before !== undefined) tests.push((s) => bound(s.started_at, filter.started_before, 'lte'));
-  if (Object.keys(metadata).length > 0) tests.push((s) => matchesMetadata(s.metadata, metadata));
+  if (Object.keys(filter.metadata).length > 0) tests.push((s) => matchesMetadata(s.metadata, filter.metadata));
   return tests.length === 0 ? undefined : (s) => tests.every((test) => test(s));
 }
 
@@ -101,13 +116,16 @@ export function listSubscriptions(
   faults: FaultSet,
   requestNumber: number,
 ): RecordPage<SubscriptionRecord> {
+  const organizationIds = visibleOrganizations(callerOrganizations, filter.organization_id);
   return listRecords(
     {
       collection: store.subscriptions,
-      organizationIds: visibleOrganizations(callerOrganizations, filter.organization_id),
+      organizationIds,
       keys: subscriptionSortKeys(store),
+      foreignKeys: SUBSCRIPTION_FOREIGN_SORT_KEYS,
       defaultSorting: SUBSCRIPTION_DEFAULT_SORTING,
-      filter: subscriptionPredicate(store, filter, faults),
+      conditions: subscriptionConditions(store, organizationIds, filter, faults),
+      filter: subscriptionPredicate(filter),
     },
     params,
     faults,

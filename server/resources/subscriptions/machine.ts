@@ -26,7 +26,7 @@ export function fireSubscriptionTransition(ctx: MachineContext, subscription: Su
   const planned = planTransition<SubscriptionStatus, SubscriptionTransition>(SUBSCRIPTION_TRANSITIONS, name, subscription.status);
   if (!planned.ok) return fail(planned.error);
   const at = nowTimestamp(ctx.store);
-  Object.assign(subscription, {
+  ctx.store.subscriptions.update(subscription, {
     status: planned.value.to,
     modified_at: at,
     canceled_at: at,

@@ -1,0 +1,175 @@
+/**
+ * `npm run bench`: the reference server against a Prism mock of the same spec, side by side in one
+ * run, on 127.0.0.1 only, in about a minute and a half:
+ * 1. first response after process start (spawn, poll until the first 200) of both;
+ * 2. requests per second and p50 / p99 latency of both on two list operations at 10 and 50
+ *    connections (autocannon, 1 s warm-up, 3 s measured), and the ratios;
+ * 3. median list latency of an in-process reference holding 1,000 products, and of another
+ *    holding 100,000, and what keeping the indexes costs per insert and update at that size.
+ * Prints the figures and PASS/FAIL against each quality bar; exits 1 when a bar fails, 2 when the
+ * benchmark itself fails. Every server it starts is stopped, even on error.
+ * @see shared/design.md, Quality bars
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../server/app.js';
+import { growProducts } from './fill-store.js';
+import { latencies, measureLoad, median, type LoadResult } from './load.js';
+import { freePort, startServer, stopServer, type ServerProcess } from './processes.js';
+
+/** The quality bars of shared/design.md. */
+export const BARS = {
+  /** Reference requests per second over Prism's, on the same list operation. */
+  minThroughputRatio: 10,
+  /** Reference p99 latency at 50 connections, milliseconds. */
+  maxP99Ms: 5,
+  /** Reference first response after process start, milliseconds. */
+  maxFirstResponseMs: 500,
+  /** Median list latency at 100,000 products over that at 1,000. */
+  maxScalingRatio: 3,
+} as const;
+
+/** The list requests of the throughput comparison. */
+export const THROUGHPUT_PATHS = ['/v1/products/?limit=10', '/v1/subscriptions/?limit=100'] as const;
+/** The list requests of the scaling measurement. */
+export const SCALING_PATHS = ['/v1/products/?limit=10', '/v1/products/?sorting=name&visibility=public&limit=10'] as const;
+const CONNECTIONS = [10, 50] as const;
+const WARM_UP_S = 1;
+const DURATION_S = 3;
+const DEADLINE_MS = 180_000;
+const SCALING_WARM_UP = 300;
+const SCALING_ROUNDS = 5;
+const SCALING_ROUND_SIZE = 200;
+
+const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+process.chdir(root);
+
+/** One line of the summary. */
+interface Verdict {
+  pass: boolean;
+  text: string;
+}
+
+const verdicts: Verdict[] = [];
+const judge = (pass: boolean, text: string) => verdicts.push({ pass, text });
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const ms = (value: number) => (value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en-US'));
+const whole = (value: number) => Math.round(value).toLocaleString('en-US');
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+async function main(): Promise<void> {
+  const deadline = setTimeout(() => {
+    process.stderr.write(`bench: still running after ${DEADLINE_MS / 1000} s, giving up\n`);
+    process.exit(2);
+  }, DEADLINE_MS);
+  deadline.unref();
+
+  out(`Benchmark of the reference server, ${new Date().toISOString()}`);
+  out(`Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}, load average ${os.loadavg()[0]!.toFixed(2)} at start`);
+  out();
+
+  // The in-process reference of part 3; built first, it also gives the demo admin token (seed 1), which Prism accepts too.
+  const reference = await buildApp({ rateLimit: false, control: false });
+  const headers = { authorization: `Bearer ${reference.credentials.admin}` };
+
+  // 1. First response after process start.
+  const servers: ServerProcess[] = [];
+  try {
+    const referencePort = await freePort();
+    const referenceServer = await startServer('reference', process.execPath, ['bin/conformance.js', 'serve', '--port', String(referencePort), '--rate-limit', 'off'], referencePort, '/v1/products/?limit=1', headers, 30_000);
+    servers.push(referenceServer);
+    const prismPort = await freePort();
+    const prism = await startServer('prism', process.execPath, ['node_modules/@stoplight/prism-cli/dist/index.js', 'mock', '--host', '127.0.0.1', '--port', String(prismPort), 'spec/openapi.yaml'], prismPort, '/v1/products/?limit=1', headers, 60_000);
+    servers.push(prism);
+    out('First response after process start (spawn to first 200 of GET /v1/products/?limit=1)');
+    out(`  reference (node bin/conformance.js serve --rate-limit off)  ${whole(referenceServer.firstResponseMs)} ms`);
+    out(`  Prism (prism mock spec/openapi.yaml)                        ${whole(prism.firstResponseMs)} ms`);
+    out();
+    judge(referenceServer.firstResponseMs <= BARS.maxFirstResponseMs, `reference first response ${whole(referenceServer.firstResponseMs)} ms <= ${BARS.maxFirstResponseMs} ms`);
+
+    // 2. Throughput, side by side.
+    out(`Throughput (autocannon, ${WARM_UP_S} s warm-up then ${DURATION_S} s measured, admin token; latencies in ms at 1 ms resolution)`);
+    const header = ['request', 'conns', 'ref req/s', 'p50', 'p99', 'KB/resp', 'Prism req/s', 'p50', 'p99', 'KB/resp', 'req/s ratio', 'bytes/s ratio'];
+    const widths = [32, 5, 10, 4, 4, 8, 11, 4, 4, 8, 11, 13];
+    const row = (cells: string[]) => out(cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+    row(header);
+    for (const requestPath of THROUGHPUT_PATHS) {
+      for (const connections of CONNECTIONS) {
+        const ref = await measureLoad(`${referenceServer.url}${requestPath}`, headers, connections, WARM_UP_S, DURATION_S);
+        const mock = await measureLoad(`${prism.url}${requestPath}`, headers, connections, WARM_UP_S, DURATION_S);
+        const ratio = ref.rps / mock.rps;
+        const cells = (result: LoadResult) => [whole(result.rps), String(result.p50), String(result.p99), kb(result.bytesPerResponse)];
+        const bytesRatio = (ref.rps * ref.bytesPerResponse) / (mock.rps * mock.bytesPerResponse);
+        row([`GET ${requestPath}`, String(connections), ...cells(ref), ...cells(mock), `${ratio.toFixed(1)}x`, `${bytesRatio.toFixed(0)}x`]);
+        judge(ratio >= BARS.minThroughputRatio, `GET ${requestPath} at ${connections} connections: reference ${ratio.toFixed(1)}x Prism's requests per second (bar >= ${BARS.minThroughputRatio}x)`);
+        if (connections === 50) judge(ref.p99 < BARS.maxP99Ms, `GET ${requestPath} at 50 connections: reference p99 ${ref.p99} ms < ${BARS.maxP99Ms} ms`);
+        if (ref.failures > 0 || mock.failures > 0) judge(false, `GET ${requestPath} at ${connections} connections: non-2xx or failed requests (reference ${ref.failures}, Prism ${mock.failures})`);
+      }
+    }
+    out();
+  } finally {
+    for (const server of servers) await stopServer(server);
+  }
+
+  // 3. List latency at 1,000 and 100,000 products, each in its own in-process reference, measured
+  // in alternating rounds so that neither gains from running later (a warmer JIT, a quieter machine).
+  out(`Median list latency, one request at a time on one kept-alive connection (${SCALING_WARM_UP} warm-up, then ${SCALING_ROUNDS} alternating rounds of ${SCALING_ROUND_SIZE}), in-process references`);
+  const sizes = [1_000, 100_000] as const;
+  const apps = [reference, await buildApp({ rateLimit: false, control: false })];
+  const times = new Map<string, number[]>();
+  try {
+    const origins: string[] = [];
+    for (const [i, app] of apps.entries()) {
+      const started = performance.now();
+      growProducts(app.store, app.fixtures.organization_id!, sizes[i]!);
+      out(`  ${whole(sizes[i]!)} products in the organization (grown through the store's insert in ${whole(performance.now() - started)} ms)`);
+      await app.app.listen({ host: '127.0.0.1', port: 0 });
+      origins.push(`http://127.0.0.1:${(app.app.server.address() as { port: number }).port}`);
+    }
+    for (const origin of origins) for (const requestPath of SCALING_PATHS) await latencies(origin, requestPath, headers, SCALING_WARM_UP);
+    for (let round = 0; round < SCALING_ROUNDS; round++) {
+      for (const [i, origin] of origins.entries()) {
+        for (const requestPath of SCALING_PATHS) {
+          const key = `${sizes[i]} ${requestPath}`;
+          times.set(key, [...(times.get(key) ?? []), ...(await latencies(origin, requestPath, headers, SCALING_ROUND_SIZE))]);
+        }
+      }
+    }
+    // What keeping the indexes costs once the list orders exist (built by the requests above).
+    const large = apps[1]!;
+    const organization = large.fixtures.organization_id!;
+    const inserting = performance.now();
+    growProducts(large.store, organization, 101_000);
+    const perInsert = ((performance.now() - inserting) * 1000) / 1_000;
+    const updating = performance.now();
+    for (const product of large.store.products.inOrganization(organization).slice(0, 1_000)) large.store.products.update(product, { name: `${product.name}!`, visibility: 'public' });
+    const perUpdate = ((performance.now() - updating) * 1000) / 1_000;
+    out(`  then, with the list orders kept, at 100,000 products: ${whole(perInsert)} µs per product inserted (with its prices), ${whole(perUpdate)} µs per product updated (name and visibility)`);
+  } finally {
+    for (const app of apps) await app.app.close();
+  }
+  const medians: Record<string, number[]> = {};
+  for (const requestPath of SCALING_PATHS) medians[requestPath] = sizes.map((size) => median(times.get(`${size} ${requestPath}`)!));
+  out(`${'request'.padEnd(56)}  ${'1,000 products'.padStart(14)}  ${'100,000 products'.padStart(16)}  ${'ratio'.padStart(6)}`);
+  for (const requestPath of SCALING_PATHS) {
+    const [small, large] = medians[requestPath] as [number, number];
+    const ratio = large / small;
+    out(`${`GET ${requestPath}`.padEnd(56)}  ${`${ms(small)} ms`.padStart(14)}  ${`${ms(large)} ms`.padStart(16)}  ${`${ratio.toFixed(2)}x`.padStart(6)}`);
+    judge(ratio <= BARS.maxScalingRatio, `GET ${requestPath}: median at 100,000 products ${ratio.toFixed(2)}x that at 1,000 (bar <= ${BARS.maxScalingRatio}x)`);
+  }
+  out();
+
+  out('Summary');
+  for (const verdict of verdicts) out(`  ${verdict.pass ? 'PASS' : 'FAIL'}  ${verdict.text}`);
+  const failed = verdicts.filter((verdict) => !verdict.pass).length;
+  out(failed === 0 ? 'Every bar is met.' : `${failed} of ${verdicts.length} bars failed.`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,449 @@
+/**
+ * `--state FILE`: the reference server's store written to a JSON file and read back at the next
+ * start. The whole store is written at once, atomically (a temporary file in the same directory,
+ * fsync, rename over the old file, fsync of the directory), so a process killed at any moment
+ * leaves either the previous complete file or the new one. A file this code cannot read (corrupt
+ * JSON, another format or version, records that do not fit the store) stops the start with
+ * CNF_ERR_CONFIG_INVALID rather than being silently replaced.
+ *
+ * The snapshot is generic over the store's fields: every `Collection` (records in insertion
+ * order, so that restoring through `insert` rebuilds the same indexes), `Map` and array, plus the
+ * id sequence and clock offset. Buffers, Sets and Maps inside records are tagged (`{"$b": base64}`,
+ * `{"$s": [...]}`, `{"$m": [[k, v], ...]}`), plain objects with a `$` key are wrapped
+ * (`{"$o": {...}}`) so that no value can pass for a tag, and a record held by two collections (a
+ * product media file is also a file) is written once and referenced (`{"$same": [collection, id]}`)
+ * so that it stays one object.
+ * @see shared/design.md, Reference server; POSIX rename(2) (atomic replacement)
+ */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { HarnessError } from '../harness/errors.js';
+import { onStoreChanged } from './events.js';
+import { Collection, createStore, type Store } from './store.js';
+
+/** The `format` field of a state file. */
+export const STATE_FORMAT = 'billing-api-reference-state';
+/** The version of the state file format this code writes and reads. */
+export const STATE_FORMAT_VERSION = 1;
+/** Milliseconds between a change and the write it causes (changes in between share one write). */
+export const DEFAULT_SAVE_DELAY_MS = 200;
+
+/** A JSON value as written in a snapshot. */
+export type EncodedValue = null | boolean | number | string | EncodedValue[] | { [key: string]: EncodedValue };
+
+/** Everything needed to rebuild a store: its seed, id sequence and clock offset, and every other field by name, encoded. */
+export interface StoreSnapshot {
+  seed: number;
+  /** Ids handed out so far (store.idSequence). */
+  idSequence: number;
+  /** Milliseconds the control API advanced the clock by. */
+  clockOffsetMs: number;
+  /** Collections (arrays of records), maps and lists of the store, by field name. */
+  data: Record<string, EncodedValue>;
+}
+
+/** The content of a state file. */
+export interface StateFileContent {
+  format: typeof STATE_FORMAT;
+  version: typeof STATE_FORMAT_VERSION;
+  /** When it was written (ISO 8601, the wall clock). */
+  saved_at: string;
+  store: StoreSnapshot;
+}
+
+/** Fields of the store that are not data: the clock function, and the numbers kept apart in the snapshot. */
+const SCALAR_FIELDS = new Set(['seed', 'clock', 'idSequence', 'clockOffsetMs']);
+
+/** Thrown while encoding or decoding; the callers turn it into a HarnessError or a bug report. */
+class SnapshotError extends Error {}
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Sets an own, enumerable data property: a key named `__proto__` stays data, never a prototype. */
+function defineKey(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A value still to convert, and where its result goes. */
+interface Task<T> {
+  value: T;
+  where: string;
+  set(result: unknown): void;
+}
+
+/**
+ * Encodes a value for JSON (Buffer, Set, Map tagged; plain objects with a `$` key wrapped).
+ * Iterative rather than recursive, so that any depth JSON itself can hold is kept.
+ * @throws SnapshotError for a value JSON cannot hold (a function, a class instance, a non-finite number)
+ */
+function encode(root: unknown, rootWhere: string): EncodedValue {
+  let result: unknown = null;
+  const tasks: Task<unknown>[] = [{ value: root, where: rootWhere, set: (v) => (result = v) }];
+  for (let task = tasks.pop(); task !== undefined; task = tasks.pop()) {
+    const { value, where, set } = task;
+    if (value === null || value === undefined) {
+      set(null);
+      continue;
+    }
+    switch (typeof value) {
+      case 'boolean':
+      case 'string':
+        set(value);
+        continue;
+      case 'number':
+        if (!Number.isFinite(value)) throw new SnapshotError(`${where} is ${value}, which JSON cannot hold`);
+        set(value);
+        continue;
+      case 'object':
+        break;
+      default:
+        throw new SnapshotError(`${where} is a ${typeof value}, which cannot be persisted`);
+    }
+    if (Buffer.isBuffer(value)) {
+      set({ $b: value.toString('base64') });
+    } else if (Array.isArray(value) || value instanceof Set) {
+      const items: unknown[] = [];
+      set(Array.isArray(value) ? items : { $s: items });
+      [...value].forEach((item, i) => tasks.push({ value: item, where: `${where}[${i}]`, set: (v) => (items[i] = v) }));
+    } else if (value instanceof Map) {
+      const entries: unknown[][] = [];
+      set({ $m: entries });
+      [...value].forEach(([key, item], i) => {
+        const pair: unknown[] = [null, null];
+        entries.push(pair);
+        tasks.push({ value: key, where: `${where} key ${i}`, set: (v) => (pair[0] = v) });
+        tasks.push({ value: item, where: `${where}[${i}]`, set: (v) => (pair[1] = v) });
+      });
+    } else if (isPlainObject(value)) {
+      const out: Record<string, unknown> = {};
+      let tagLike = false;
+      for (const [key, item] of Object.entries(value)) {
+        if (item === undefined) continue;
+        if (key.startsWith('$')) tagLike = true;
+        defineKey(out, key, null);
+        tasks.push({ value: item, where: `${where}.${key}`, set: (v) => defineKey(out, key, v) });
+      }
+      set(tagLike ? { $o: out } : out);
+    } else {
+      throw new SnapshotError(`${where} is a ${(value as object).constructor?.name ?? 'non-plain object'}, which cannot be persisted`);
+    }
+  }
+  return result as EncodedValue;
+}
+
+/**
+ * Decodes what {@link encode} wrote. Iterative like it; Sets and Maps are built once their
+ * contents are decoded (children before parents).
+ * @throws SnapshotError for an unknown or malformed tag
+ */
+function decode(root: EncodedValue, rootWhere: string): unknown {
+  let result: unknown;
+  const tasks: Task<EncodedValue>[] = [{ value: root, where: rootWhere, set: (v) => (result = v) }];
+  const finishers: (() => void)[] = [];
+  const decodeObject = (value: { [key: string]: EncodedValue }, where: string, set: (v: unknown) => void) => {
+    const out: Record<string, unknown> = {};
+    set(out);
+    for (const [key, item] of Object.entries(value)) {
+      defineKey(out, key, null);
+      tasks.push({ value: item, where: `${where}.${key}`, set: (v) => defineKey(out, key, v) });
+    }
+  };
+  for (let task = tasks.pop(); task !== undefined; task = tasks.pop()) {
+    const { value, where, set } = task;
+    if (value === null || typeof value !== 'object') {
+      set(value);
+    } else if (Array.isArray(value)) {
+      const items: unknown[] = [];
+      set(items);
+      value.forEach((item, i) => tasks.push({ value: item, where: `${where}[${i}]`, set: (v) => (items[i] = v) }));
+    } else {
+      const keys = Object.keys(value);
+      const tag = keys.length === 1 && keys[0]!.startsWith('$') ? keys[0]! : undefined;
+      if (tag === undefined) {
+        decodeObject(value, where, set);
+        continue;
+      }
+      const inner = value[tag]!;
+      if (tag === '$b' && typeof inner === 'string') {
+        set(Buffer.from(inner, 'base64'));
+      } else if (tag === '$s' && Array.isArray(inner)) {
+        const items: unknown[] = [];
+        inner.forEach((item, i) => tasks.push({ value: item, where: `${where}{${i}}`, set: (v) => (items[i] = v) }));
+        finishers.push(() => set(new Set(items)));
+      } else if (tag === '$m' && Array.isArray(inner)) {
+        const pairs: [unknown, unknown][] = [];
+        inner.forEach((entry, i) => {
+          if (!Array.isArray(entry) || entry.length !== 2) throw new SnapshotError(`${where}: map entry ${i} is not a [key, value] pair`);
+          const pair: [unknown, unknown] = [null, null];
+          pairs.push(pair);
+          tasks.push({ value: entry[0]!, where: `${where} key ${i}`, set: (v) => (pair[0] = v) });
+          tasks.push({ value: entry[1]!, where: `${where}[${i}]`, set: (v) => (pair[1] = v) });
+        });
+        finishers.push(() => set(new Map(pairs)));
+      } else if (tag === '$o' && inner !== null && typeof inner === 'object' && !Array.isArray(inner)) {
+        decodeObject(inner, where, set);
+      } else {
+        throw new SnapshotError(`${where}: unknown or malformed tag ${tag}`);
+      }
+    }
+  }
+  // A Set or Map created later is nested in one created earlier: build the inner ones first.
+  for (let i = finishers.length - 1; i >= 0; i--) finishers[i]!();
+  return result;
+}
+
+/**
+ * The store as JSON-ready data: every collection, map and list, the seed, id sequence and clock
+ * offset (not the clock itself, which the restoring server supplies).
+ * @throws Error when a field holds a value the format cannot keep (a bug: a new kind of store field)
+ */
+export function snapshotStore(store: Store): StoreSnapshot {
+  const data: Record<string, EncodedValue> = {};
+  // Which collection first held each record object, to write a shared record once.
+  const owners = new Map<object, string>();
+  for (const [name, value] of Object.entries(store)) {
+    if (SCALAR_FIELDS.has(name)) continue;
+    try {
+      if (value instanceof Collection) {
+        const records: EncodedValue[] = [];
+        for (const record of value.all() as IterableIterator<{ id: string }>) {
+          const owner = owners.get(record);
+          if (owner !== undefined) {
+            records.push({ $same: [owner, record.id] });
+          } else {
+            owners.set(record, name);
+            records.push(encode(record, `${name}[${record.id}]`));
+          }
+        }
+        data[name] = records;
+      } else if (value instanceof Map || Array.isArray(value)) {
+        data[name] = encode(value, name);
+      } else {
+        throw new SnapshotError(`store field ${name} is neither a collection, a map nor a list`);
+      }
+    } catch (error) {
+      throw new Error(`cannot snapshot the store: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  return { seed: store.seed, idSequence: store.idSequence, clockOffsetMs: store.clockOffsetMs, data };
+}
+
+/**
+ * Rebuilds a store from a snapshot: a new store with the snapshot's seed and the given clock, its
+ * collections filled through `insert` (which rebuilds every index) in the snapshot's order.
+ * Fields the snapshot lacks (a collection added since it was written) stay empty.
+ * @param options.clock the base clock (default the system clock); the snapshot's offset is added to it
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID when the snapshot does not fit the store (unknown field, wrong kind of value, duplicate id)
+ */
+export function restoreStore(snapshot: StoreSnapshot, options: { clock?: () => Date } = {}): Store {
+  const invalid = (message: string) => new HarnessError('CNF_ERR_CONFIG_INVALID', `the saved state does not fit the reference server's store: ${message}`);
+  if (snapshot === null || typeof snapshot !== 'object') throw invalid('it is not an object');
+  for (const field of ['seed', 'idSequence', 'clockOffsetMs'] as const) {
+    if (typeof snapshot[field] !== 'number' || !Number.isFinite(snapshot[field])) throw invalid(`${field} is not a number`);
+  }
+  if (!Number.isInteger(snapshot.seed) || !Number.isInteger(snapshot.idSequence) || snapshot.idSequence < 0) throw invalid('seed and idSequence must be integers');
+  if (snapshot.data === null || typeof snapshot.data !== 'object' || Array.isArray(snapshot.data)) throw invalid('data is not an object');
+  const store = createStore({ seed: snapshot.seed, ...(options.clock ? { clock: options.clock } : {}) });
+  store.idSequence = snapshot.idSequence;
+  store.clockOffsetMs = snapshot.clockOffsetMs;
+  const fields = store as unknown as Record<string, unknown>;
+  for (const [name, encoded] of Object.entries(snapshot.data)) {
+    const target = SCALAR_FIELDS.has(name) ? undefined : fields[name];
+    try {
+      if (target instanceof Collection) {
+        if (!Array.isArray(encoded)) throw new SnapshotError('a collection must be a list of records');
+        encoded.forEach((item, i) => {
+          const same = item !== null && typeof item === 'object' && !Array.isArray(item) && Object.keys(item).length === 1 ? item.$same : undefined;
+          let record: unknown;
+          if (same !== undefined) {
+            if (!Array.isArray(same) || typeof same[0] !== 'string' || typeof same[1] !== 'string') throw new SnapshotError(`record ${i}: malformed $same`);
+            const owner = fields[same[0]];
+            record = owner instanceof Collection ? owner.get(same[1]) : undefined;
+            if (record === undefined) throw new SnapshotError(`record ${i}: ${same[0]} has no record ${same[1]} (it must come earlier)`);
+          } else {
+            record = decode(item, `${name}[${i}]`);
+          }
+          if (record === null || typeof record !== 'object' || typeof (record as { id?: unknown }).id !== 'string') throw new SnapshotError(`record ${i} has no string id`);
+          target.insert(record as never);
+        });
+      } else if (target instanceof Map) {
+        const decoded = decode(encoded, name);
+        if (!(decoded instanceof Map)) throw new SnapshotError('a map must be encoded as {"$m": [...]}');
+        for (const [key, value] of decoded) target.set(key, value);
+      } else if (Array.isArray(target)) {
+        const decoded = decode(encoded, name);
+        if (!Array.isArray(decoded)) throw new SnapshotError('a list must be an array');
+        target.push(...decoded);
+      } else {
+        throw new SnapshotError('the store has no such collection, map or list');
+      }
+    } catch (error) {
+      throw invalid(`${name}: ${(error as Error).message}`);
+    }
+  }
+  return store;
+}
+
+/** Names of this writer's temporary files next to `file`: `.<name>.<pid>.<hex>.tmp`. */
+function tempPattern(file: string): RegExp {
+  const base = path.basename(file).replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+  return new RegExp(`^\\.${base}\\.\\d+\\.[0-9a-f]+\\.tmp$`);
+}
+
+/**
+ * Writes a snapshot atomically: a temporary file in the same directory, fsync, rename over `file`,
+ * fsync of the directory. A crash at any point leaves `file` as it was or complete.
+ * @throws the file system's error (ENOENT for a missing directory, EACCES, ENOSPC, ...); the temporary file is removed
+ */
+export async function writeStateFile(file: string, snapshot: StoreSnapshot): Promise<void> {
+  const content: StateFileContent = { format: STATE_FORMAT, version: STATE_FORMAT_VERSION, saved_at: new Date().toISOString(), store: snapshot };
+  const text = `${JSON.stringify(content)}\n`;
+  const directory = path.dirname(path.resolve(file));
+  const temp = path.join(directory, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  // The rename is only durable once the directory entry is; not every platform can fsync a directory.
+  try {
+    const dir = await open(directory, constants.O_RDONLY);
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  } catch {
+    // Best effort: the file itself is complete either way.
+  }
+}
+
+/**
+ * Reads a state file.
+ * @returns the snapshot, or undefined when the file does not exist
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID when it cannot be read, is not JSON, or is not a state file of {@link STATE_FORMAT_VERSION}
+ */
+export async function readStateFile(file: string): Promise<StoreSnapshot | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `cannot read the state file ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  let content: Partial<StateFileContent>;
+  try {
+    content = JSON.parse(text) as Partial<StateFileContent>;
+  } catch (error) {
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${file} is not valid JSON (${(error as Error).message}); move it away or pass another --state file`, { cause: error });
+  }
+  if (content === null || typeof content !== 'object' || content.format !== STATE_FORMAT) {
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `${file} is not a reference server state file (no "format": "${STATE_FORMAT}")`);
+  }
+  if (content.version !== STATE_FORMAT_VERSION) {
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${file} has format version ${String(content.version)}; this reference server reads version ${STATE_FORMAT_VERSION}`);
+  }
+  if (content.store === null || typeof content.store !== 'object') throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${file} has no store`);
+  return content.store;
+}
+
+/**
+ * Removes temporary files that an interrupted write (a killed process) left next to `file`.
+ * Only one server may use a state file at a time, so none of them can belong to a live writer.
+ * @returns the names removed
+ */
+export async function removeStrayTempFiles(file: string): Promise<string[]> {
+  const directory = path.dirname(path.resolve(file));
+  const pattern = tempPattern(file);
+  let names: string[];
+  try {
+    names = await readdir(directory);
+  } catch {
+    return [];
+  }
+  const stray = names.filter((name) => pattern.test(name));
+  await Promise.all(stray.map((name) => rm(path.join(directory, name), { force: true })));
+  return stray;
+}
+
+/** Writes a store to its state file after changes. */
+export interface StatePersister {
+  /** The state file. */
+  readonly file: string;
+  /** Notes a change: a write follows after the save delay (changes in between share it). */
+  schedule(): void;
+  /** Writes now if anything changed since the last write, and waits for it. @throws the write's file system error */
+  flush(): Promise<void>;
+  /** Stops listening to changes, then flushes (the final write on shutdown). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts writing `store` to `file` after every change (the notices of `onStoreChanged`), at most
+ * once per `saveDelayMs`, one write at a time; a failed write is reported through `onError` and
+ * retried at the next change.
+ * @param options.saveDelayMs milliseconds from a change to its write (default {@link DEFAULT_SAVE_DELAY_MS})
+ * @param options.onError called with a failed background write's error (default: a process warning)
+ */
+export function createStatePersister(store: Store, file: string, options: { saveDelayMs?: number; onError?: (error: Error) => void } = {}): StatePersister {
+  const saveDelayMs = Math.max(0, options.saveDelayMs ?? DEFAULT_SAVE_DELAY_MS);
+  const onError = options.onError ?? ((error: Error) => process.emitWarning(`cannot write the state file ${file}: ${error.message}`));
+  let dirty = false;
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> | undefined;
+
+  const writeLoop = async () => {
+    while (dirty) {
+      dirty = false;
+      await writeStateFile(file, snapshotStore(store));
+    }
+  };
+  const write = (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (!writing) {
+      writing = writeLoop().finally(() => {
+        writing = undefined;
+      });
+    }
+    return writing;
+  };
+  const schedule = () => {
+    dirty = true;
+    if (timer || writing) return;
+    timer = setTimeout(() => {
+      write().catch((error: Error) => {
+        dirty = true;
+        onError(error);
+      });
+    }, saveDelayMs);
+  };
+  const unsubscribe = onStoreChanged(store, schedule);
+
+  const flush = async () => {
+    if (writing) await writing.catch(() => undefined);
+    if (dirty) await write();
+  };
+  return {
+    file,
+    schedule,
+    flush,
+    async close() {
+      unsubscribe();
+      await flush();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The webhook delivery log: one entry per attempt to deliver an event to an endpoint, oldest
+ * first, kept in the store's `deliveries` list (so that a reset clears it and `--state` keeps it).
+ * @see shared/design.md, Reference server (Events and webhooks)
+ */
+import type { Store, WebhookDeliveryRecord } from '../store.js';
+
+/**
+ * One delivery attempt. Beyond the store's {@link WebhookDeliveryRecord}: `status` is the outcome
+ * (`succeeded` for a 2xx answer, `failed` otherwise), `response_status` the HTTP status when the
+ * endpoint answered, `error` why there was no 2xx answer (`HTTP 500`, `timeout after 10000 ms`,
+ * a connection error code, or why it was not sent), `created_at` and `delivered_at` when the
+ * attempt started and ended (stored timestamp format, the server's clock), `duration_ms` its
+ * wall-clock length in milliseconds.
+ */
+export interface WebhookDeliveryAttempt extends WebhookDeliveryRecord {
+  status: 'succeeded' | 'failed';
+  event_type: string;
+  url: string;
+  error: string | null;
+  duration_ms: number;
+  delivered_at: string;
+}
+
+/** Filters of {@link listDeliveries}; every given field must match. */
+export interface DeliveryFilter {
+  endpoint_id?: string;
+  event_type?: string;
+  event_id?: string;
+}
+
+/** The attempts of the delivery log that match `filter`, oldest first. */
+export function listDeliveries(store: Store, filter: DeliveryFilter = {}): WebhookDeliveryAttempt[] {
+  return (store.deliveries as WebhookDeliveryAttempt[]).filter(
+    (attempt) =>
+      (filter.endpoint_id === undefined || attempt.endpoint_id === filter.endpoint_id.toLowerCase()) &&
+      (filter.event_type === undefined || attempt.event_type === filter.event_type) &&
+      (filter.event_id === undefined || attempt.event_id === filter.event_id.toLowerCase()),
+  );
+}

@@ -1,0 +1,259 @@
+/**
+ * Webhook delivery: every event appended to the store's log is POSTed to every enabled webhook
+ * endpoint of the event's organization whose `events` array names the event type, as the envelope
+ * `{type, timestamp, data}` in JSON, signed with the Standard Webhooks scheme. Delivery runs after
+ * the request that caused the event, one lane per endpoint (an endpoint gets its events one at a
+ * time, in the order they happened), with a timeout per attempt and exponential backoff between
+ * attempts; every attempt is kept in the delivery log.
+ * @see shared/api-description.md, Events; shared/design.md, Reference server (Events and webhooks)
+ */
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import { eventOrganization, notifyStoreChanged, onEventAppended, type MachineContext } from '../events.js';
+import { renderTimestamp } from '../render.js';
+import { nowTimestamp, type EventRecord } from '../store.js';
+import type { WebhookDeliveryAttempt } from './deliveries.js';
+import { signDelivery } from './signature.js';
+
+/** Attempts per event and endpoint, the first included. */
+export const DEFAULT_MAX_ATTEMPTS = 5;
+/** Delay before the second attempt in milliseconds; each later delay doubles it (1, 2, 4, 8 s). */
+export const DEFAULT_RETRY_DELAY_MS = 1000;
+/** Time an endpoint has to answer one attempt, in milliseconds. */
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+/** The User-Agent of deliveries. */
+export const DELIVERY_USER_AGENT = 'billing-api-reference-webhooks/1';
+
+/** Options of webhook delivery (build option `webhooks`). */
+export interface WebhookDeliveryOptions {
+  /** Deliver at all (default true); with false nothing is sent and nothing is logged. */
+  enabled?: boolean;
+  /** Attempts per event and endpoint, the first included (default {@link DEFAULT_MAX_ATTEMPTS}). */
+  maxAttempts?: number;
+  /** Milliseconds before the second attempt, doubled for each later one (default {@link DEFAULT_RETRY_DELAY_MS}; tests use a few ms). */
+  retryDelayMs?: number;
+  /** Milliseconds an endpoint has to answer an attempt (default {@link DEFAULT_DELIVERY_TIMEOUT_MS}). */
+  timeoutMs?: number;
+  /**
+   * Which endpoint URLs may be contacted (default {@link isLoopbackUrl}: the demo data's endpoints
+   * have made-up public URLs, and the reference must not send traffic off the machine). A URL
+   * refused here gets one failed attempt in the log, with the reason, and no retry.
+   */
+  allowUrl?: (url: URL) => boolean;
+}
+
+/** The delivery engine of one server. */
+export interface WebhookDispatcher {
+  /** Resolves when no delivery is queued, waiting for a retry or in flight (at once when none is). */
+  idle(): Promise<void>;
+  /** Deliveries queued, waiting or in flight, over all endpoints. */
+  pending(): number;
+  /** Drops every queued, waiting and in-flight delivery without logging it (the control API's reset). */
+  reset(): void;
+  /** Stops for good: drops what is pending, aborts what is in flight, closes the connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Whether a URL names this machine: `localhost`, 127.0.0.0/8 or `[::1]`, without a DNS lookup.
+ * @see RFC 6761 section 6.3 (localhost); RFC 1122 section 3.2.1.3 (127/8)
+ */
+export function isLoopbackUrl(url: URL): boolean {
+  const host = url.hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** The JSON body of a delivery: the spec's Event envelope, timestamps as the API version shows them. */
+export function deliveryBody(ctx: MachineContext, event: EventRecord): string {
+  return JSON.stringify({ type: event.type, timestamp: renderTimestamp(ctx, event.timestamp), data: event.data });
+}
+
+/** A delivery attempt's id: a UUID derived from the event, the endpoint and the attempt, so that ids do not consume the store's id sequence (records created after a delivery keep the ids they would have had without it). */
+function attemptId(eventId: string, endpointId: string, attempt: number): string {
+  const hex = createHash('sha256').update(`webhook-delivery:${eventId}:${endpointId}:${attempt}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** One endpoint's queue: events in the order they happened; `cancelled` once a reset or close dropped it. */
+interface Lane {
+  endpointId: string;
+  events: EventRecord[];
+  cancelled: boolean;
+}
+
+/** What one attempt came to. */
+interface Outcome {
+  responseStatus: number | null;
+  error: string | null;
+  /** Whether another attempt may succeed (false for a URL that will never be sent to). */
+  retriable: boolean;
+}
+
+/**
+ * Starts delivering the events of `ctx.store`: listens to its event log until {@link WebhookDispatcher.close}.
+ * @param ctx store, API version (of the envelope's timestamp) and faults (`webhook_unsigned`,
+ *   `webhook_wrong_signature`, `webhook_disabled_delivered`)
+ */
+export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDeliveryOptions = {}): WebhookDispatcher {
+  const { store, faults } = ctx;
+  const enabled = options.enabled ?? true;
+  const maxAttempts = Math.max(1, Math.trunc(options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS));
+  const retryDelayMs = Math.max(0, options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS);
+  const timeoutMs = Math.max(1, options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS);
+  const allowUrl = options.allowUrl ?? isLoopbackUrl;
+  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+
+  let lanes = new Map<string, Lane>();
+  let stop = new AbortController();
+  let closed = false;
+  const running = new Set<Promise<void>>();
+  let waiters: (() => void)[] = [];
+
+  const pending = () => [...lanes.values()].reduce((sum, lane) => sum + lane.events.length, 0);
+  const settle = () => {
+    if (running.size > 0) return;
+    const ready = waiters;
+    waiters = [];
+    for (const resolve of ready) resolve();
+  };
+
+  const log = (lane: Lane, event: EventRecord, attempt: number, url: string, startedAt: string, durationMs: number, outcome: Outcome) => {
+    if (lane.cancelled) return;
+    const entry: WebhookDeliveryAttempt = {
+      id: attemptId(event.id, lane.endpointId, attempt),
+      endpoint_id: lane.endpointId,
+      event_id: event.id,
+      event_type: event.type,
+      attempt,
+      url,
+      status: outcome.responseStatus !== null && outcome.responseStatus >= 200 && outcome.responseStatus < 300 ? 'succeeded' : 'failed',
+      response_status: outcome.responseStatus,
+      error: outcome.error,
+      duration_ms: Math.round(durationMs * 1000) / 1000,
+      created_at: startedAt,
+      delivered_at: nowTimestamp(store),
+    };
+    store.deliveries.push(entry);
+    notifyStoreChanged(store);
+    return entry;
+  };
+
+  const send = async (url: URL, secret: string, event: EventRecord, signal: AbortSignal): Promise<Outcome> => {
+    let body: string;
+    try {
+      body = deliveryBody(ctx, event);
+    } catch (error) {
+      // Data nested deeper than JSON.stringify can go: no attempt can ever succeed.
+      return { responseStatus: null, error: `not sent: the event cannot be serialized (${(error as Error).message})`, retriable: false };
+    }
+    const headers = { 'content-type': 'application/json', 'user-agent': DELIVERY_USER_AGENT, ...signDelivery(secret, event.id, new Date(), body, faults) };
+    try {
+      const answer = await request(url, { method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+      await answer.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      const ok = answer.statusCode >= 200 && answer.statusCode < 300;
+      return { responseStatus: answer.statusCode, error: ok ? null : `HTTP ${answer.statusCode}`, retriable: !ok };
+    } catch (error) {
+      const err = error as Error & { code?: string };
+      const timedOut = err.name === 'TimeoutError' || /TIMEOUT/i.test(err.code ?? '');
+      return { responseStatus: null, error: timedOut ? `timeout after ${timeoutMs} ms` : (err.code ?? err.message), retriable: true };
+    }
+  };
+
+  /** Delivers one event to the lane's endpoint, retrying with backoff, until a 2xx, the last attempt, or a cancel. */
+  const deliver = async (lane: Lane, event: EventRecord) => {
+    for (let attempt = 1; attempt <= maxAttempts && !lane.cancelled; attempt++) {
+      const endpoint = store.webhookEndpoints.get(lane.endpointId);
+      // An endpoint disabled after the event stops receiving it (unless the fault delivers to disabled ones).
+      if (!endpoint || (!endpoint.enabled && !faults.has('webhook_disabled_delivered'))) return;
+      const startedAt = nowTimestamp(store);
+      let target: URL | undefined;
+      try {
+        target = new URL(endpoint.url);
+      } catch {
+        target = undefined;
+      }
+      if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:')) {
+        log(lane, event, attempt, endpoint.url, startedAt, 0, { responseStatus: null, error: 'not sent: the endpoint URL is not an absolute http(s) URL', retriable: false });
+        return;
+      }
+      if (!allowUrl(target)) {
+        log(lane, event, attempt, endpoint.url, startedAt, 0, { responseStatus: null, error: `not sent: ${target.hostname} is not an allowed host (the reference delivers to loopback addresses only)`, retriable: false });
+        return;
+      }
+      const started = performance.now();
+      const outcome = await send(target, endpoint.secret, event, stop.signal);
+      const entry = log(lane, event, attempt, endpoint.url, startedAt, performance.now() - started, outcome);
+      if (!entry || entry.status === 'succeeded' || !outcome.retriable || attempt === maxAttempts) return;
+      try {
+        await sleep(retryDelayMs * 2 ** (attempt - 1), undefined, { signal: stop.signal });
+      } catch {
+        return;
+      }
+    }
+  };
+
+  const drain = async (lane: Lane) => {
+    // Let the request that emitted the event finish first: delivery never runs inside it.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (lane.events.length > 0 && !lane.cancelled) {
+      await deliver(lane, lane.events[0]!);
+      lane.events.shift();
+    }
+    if (lanes.get(lane.endpointId) === lane && lane.events.length === 0) lanes.delete(lane.endpointId);
+  };
+
+  const start = (lane: Lane) => {
+    const run: Promise<void> = drain(lane)
+      .catch((error: unknown) => {
+        // A bug here must not take the server down; the lane is dropped.
+        lane.cancelled = true;
+        process.emitWarning(`webhook delivery stopped for endpoint ${lane.endpointId}: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        running.delete(run);
+        settle();
+      });
+    running.add(run);
+  };
+
+  const unsubscribe = onEventAppended(store, (event) => {
+    if (closed || !enabled) return;
+    const organizationId = eventOrganization(store, event);
+    if (organizationId === undefined) return;
+    for (const endpoint of store.webhookEndpoints.inOrganization(organizationId)) {
+      if (!endpoint.events.includes(event.type)) continue;
+      if (!endpoint.enabled && !faults.has('webhook_disabled_delivered')) continue;
+      const lane = lanes.get(endpoint.id);
+      if (lane) {
+        lane.events.push(event);
+      } else {
+        const created: Lane = { endpointId: endpoint.id, events: [event], cancelled: false };
+        lanes.set(endpoint.id, created);
+        start(created);
+      }
+    }
+  });
+
+  const cancelAll = () => {
+    for (const lane of lanes.values()) lane.cancelled = true;
+    lanes = new Map();
+    stop.abort();
+    stop = new AbortController();
+  };
+
+  return {
+    idle: () => (running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+    pending,
+    reset: cancelAll,
+    async close() {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      cancelAll();
+      await Promise.allSettled([...running]);
+      await agent.destroy().catch(() => undefined);
+      settle();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Registering webhook endpoints and switching them on and off: the API description shows only the
+ * list operation, so the harness registers its receiver through the control API, which calls these.
+ * @see shared/api-description.md, Webhook endpoint; Events
+ */
+import { randomBytes } from 'node:crypto';
+import { fail, ok, type Result } from '../result.js';
+import { newId, nowTimestamp, type Store, type WebhookEndpointRecord } from '../store.js';
+import { isSigningSecret, SECRET_PREFIX } from './signature.js';
+
+/** What {@link createWebhookEndpoint} needs. */
+export interface WebhookEndpointInput {
+  /** Default: the first demo organization (fixture organization_id). */
+  organization_id?: string;
+  /** Absolute http(s) URL the events are POSTed to. */
+  url: string;
+  /** Event kinds the endpoint subscribes to (`order.paid`, ...); may be empty. */
+  events: string[];
+  /** Default true. */
+  enabled?: boolean;
+  /** `whsec_` + base64 of 24 to 64 bytes; default a new random one. */
+  secret?: string;
+  /** Default null. */
+  name?: string | null;
+}
+
+/** Why an endpoint could not be registered or changed: NOT_FOUND or INVALID (as the control API's {@link ControlError}). */
+export interface EndpointError {
+  code: 'NOT_FOUND' | 'INVALID';
+  message: string;
+}
+
+/** Longest accepted URL, in characters. */
+const MAX_URL_LENGTH = 2048;
+
+/** A new Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
+export function newSigningSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * Registers a webhook endpoint (format `raw`).
+ * @param defaultOrganizationId the organization when the input names none
+ * @returns the stored endpoint, secret included; NOT_FOUND for an unknown organization; INVALID for a bad url, events, enabled, secret or name
+ */
+export function createWebhookEndpoint(store: Store, defaultOrganizationId: string, input: WebhookEndpointInput): Result<WebhookEndpointRecord, EndpointError> {
+  const invalid = (message: string) => fail<EndpointError>({ code: 'INVALID', message });
+  if (input === null || typeof input !== 'object') return invalid('The input must be an object.');
+  const organizationId = (input.organization_id ?? defaultOrganizationId).toLowerCase();
+  if (!store.organizations.get(organizationId)) return fail({ code: 'NOT_FOUND', message: `Organization ${organizationId} not found.` });
+  if (typeof input.url !== 'string' || input.url.length > MAX_URL_LENGTH || !/^https?:\/\//i.test(input.url) || !URL.canParse(input.url)) {
+    return invalid('url must be an absolute http or https URL.');
+  }
+  if (!Array.isArray(input.events) || !input.events.every((type) => typeof type === 'string' && type.length > 0)) {
+    return invalid('events must be an array of event kinds (strings).');
+  }
+  if (input.enabled !== undefined && typeof input.enabled !== 'boolean') return invalid('enabled must be a boolean.');
+  if (input.secret !== undefined && (typeof input.secret !== 'string' || !isSigningSecret(input.secret))) {
+    return invalid('secret must be whsec_ followed by the base64 of 24 to 64 bytes.');
+  }
+  if (input.name !== undefined && input.name !== null && typeof input.name !== 'string') return invalid('name must be a string or null.');
+  const endpoint: WebhookEndpointRecord = {
+    id: newId(store),
+    organization_id: organizationId,
+    created_at: nowTimestamp(store),
+    modified_at: null,
+    url: input.url,
+    format: 'raw',
+    secret: input.secret ?? newSigningSecret(),
+    events: [...new Set(input.events)],
+    enabled: input.enabled ?? true,
+    name: input.name ?? null,
+  };
+  return ok(store.webhookEndpoints.insert(endpoint));
+}
+
+/**
+ * Enables or disables a webhook endpoint; a disabled endpoint receives no event, not even the
+ * retries of earlier ones.
+ * @returns the endpoint; NOT_FOUND; INVALID when `enabled` is not a boolean
+ */
+export function setWebhookEndpointEnabled(store: Store, id: string, enabled: boolean): Result<WebhookEndpointRecord, EndpointError> {
+  if (typeof enabled !== 'boolean') return fail({ code: 'INVALID', message: 'enabled must be a boolean.' });
+  const endpoint = typeof id === 'string' ? store.webhookEndpoints.get(id.toLowerCase()) : undefined;
+  if (!endpoint) return fail({ code: 'NOT_FOUND', message: `Webhook endpoint ${String(id)} not found.` });
+  if (endpoint.enabled !== enabled) {
+    endpoint.enabled = enabled;
+    endpoint.modified_at = nowTimestamp(store);
+  }
+  return ok(endpoint);
+}

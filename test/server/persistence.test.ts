@@ -1,0 +1,226 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { buildApp, type BuildAppOptions, type ReferenceApp } from '../../server/app.js';
+import { readStateFile, restoreStore, snapshotStore, STATE_FORMAT, STATE_FORMAT_VERSION, writeStateFile } from '../../server/persistence.js';
+import { createStore } from '../../server/store.js';
+import { localPath, testServer } from './support.js';
+
+const CLOCK = () => new Date('2026-06-01T12:00:00Z');
+
+function tempDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'cnf-state-'));
+}
+
+async function build(options: BuildAppOptions): Promise<ReferenceApp> {
+  return buildApp({ rateLimit: false, clock: CLOCK, stateSaveDelayMs: 10, ...options });
+}
+
+function admin(server: ReferenceApp) {
+  return { authorization: `Bearer ${server.credentials.admin}` };
+}
+
+/** Changes of every kind: an order created and paid, a customer deleted, a seat invited, a code minted, the clock advanced, a webhook endpoint, a file uploaded. */
+async function change(server: ReferenceApp): Promise<{ orderId: string; fileId: string }> {
+  const created = server.control.createOrder();
+  if (!created.ok) throw new Error(created.error.message);
+  const orderId = created.value.id as string;
+  server.control.completeOrder(orderId);
+  expect((await server.app.inject({ method: 'DELETE', url: `/v1/customers/external/${server.fixtures.customer_external_id}`, headers: admin(server) })).statusCode).toBe(200);
+  expect(server.control.createSeatInvitation({ email: 'kept@example.com' }).ok).toBe(true);
+  expect(server.control.mintAuthorizationCode({ scope: 'openid' }).ok).toBe(true);
+  server.control.advanceClock(90_000);
+  expect(server.control.createWebhookEndpoint({ url: 'http://127.0.0.1:9/hook', events: ['order.paid'], name: 'kept' }).ok).toBe(true);
+  const file = await server.app.inject({
+    method: 'POST',
+    url: '/v1/files/',
+    headers: { ...admin(server), 'content-type': 'application/json' },
+    payload: JSON.stringify({ name: 'a.txt', mime_type: 'text/plain', size: 5, service: 'downloadable', upload: { parts: [{ number: 1, chunk_start: 0, chunk_end: 4 }] } }),
+  });
+  expect(file.statusCode).toBe(200);
+  const put = await server.app.inject({ method: 'PUT', url: localPath(file.json().upload.parts[0].url), payload: Buffer.from('hello') });
+  expect(put.statusCode).toBe(200);
+  return { orderId, fileId: file.json().id as string };
+}
+
+describe('snapshotStore and restoreStore', () => {
+  it('round-trips the whole store: same snapshot, same indexes, shared records stay shared', async () => {
+    const server = await testServer({ clock: CLOCK });
+    await change(server);
+    const snapshot = snapshotStore(server.store);
+    const text = JSON.stringify(snapshot);
+    const restored = restoreStore(JSON.parse(text), { clock: CLOCK });
+    expect(JSON.stringify(snapshotStore(restored))).toBe(text);
+    expect([restored.seed, restored.idSequence, restored.clockOffsetMs]).toEqual([server.store.seed, server.store.idSequence, 90_000]);
+    expect(restored.clock().toISOString()).toBe(server.store.clock().toISOString());
+    const [customer] = server.store.customers.lookup('external_id', server.fixtures.customer_external_id!);
+    expect(restored.customers.lookup('external_id', server.fixtures.customer_external_id!)).toEqual([customer]);
+    expect(restored.orders.lookup('customer_id', customer!.id).map((o) => o.id)).toEqual(server.store.orders.lookup('customer_id', customer!.id).map((o) => o.id));
+    const media = [...restored.medias.all()][0]!;
+    expect(restored.files.get(media.id)).toBe(media);
+    expect(restored.tokens[0]!.digest).toBeInstanceOf(Buffer);
+    expect(restored.tokens[0]!.scopes).toBeInstanceOf(Set);
+    expect(restored.tokens).toEqual(server.store.tokens);
+    expect(restored.authorizationCodes).toEqual(server.store.authorizationCodes);
+    expect(restored.events).toEqual(server.store.events);
+  });
+
+  it('keeps values that look like its own tags, and __proto__ keys, as data', () => {
+    const store = createStore({ seed: 3 });
+    const tricky = JSON.parse('{"$b": "aGk=", "$same": ["x", "y"], "__proto__": {"polluted": true}, "plain": {"$o": 1}}');
+    store.organizations.insert({ id: 'org', organization_id: 'org', created_at: 't', modified_at: null, name: 'n', slug: 's' });
+    store.events.push({ id: 'e', type: 't', timestamp: 't', data: tricky });
+    const restored = restoreStore(JSON.parse(JSON.stringify(snapshotStore(store))));
+    expect(restored.events[0]!.data).toEqual(tricky);
+    expect(Object.getPrototypeOf(restored.events[0]!.data)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('keeps data nested as deep as JSON can hold (no recursion limit of its own)', () => {
+    const store = createStore({ seed: 3 });
+    const deep = JSON.parse(`${'{"a":'.repeat(3000)}[1, {"$s": 2}]${'}'.repeat(3000)}`);
+    store.events.push({ id: 'e', type: 't', timestamp: 't', data: deep });
+    store.authorizationCodes.set('k', { client_id: 'c', redirect_uri: null, scope: '', subject: { type: 'user', id: 'u', organizationIds: [] }, nonce: null, expiresAtMs: 1, used: false, issued: { access: [Buffer.from('x')], refresh: [] } });
+    const restored = restoreStore(JSON.parse(JSON.stringify(snapshotStore(store))));
+    expect(JSON.stringify(restored.events)).toBe(JSON.stringify(store.events));
+    expect(restored.authorizationCodes.get('k')!.issued.access[0]).toEqual(Buffer.from('x'));
+  });
+
+  it.each<[string, unknown]>([
+    ['an unknown collection', { seed: 1, idSequence: 0, clockOffsetMs: 0, data: { widgets: [] } }],
+    ['a collection that is not a list', { seed: 1, idSequence: 0, clockOffsetMs: 0, data: { products: {} } }],
+    ['a record without an id', { seed: 1, idSequence: 0, clockOffsetMs: 0, data: { products: [{ name: 'x' }] } }],
+    ['a duplicate id', { seed: 1, idSequence: 0, clockOffsetMs: 0, data: { organizations: [{ id: 'a', organization_id: 'a' }, { id: 'a', organization_id: 'a' }] } }],
+    ['a reference to a missing record', { seed: 1, idSequence: 0, clockOffsetMs: 0, data: { files: [{ $same: ['medias', 'nope'] }] } }],
+    ['an unknown tag', { seed: 1, idSequence: 0, clockOffsetMs: 0, data: { events: [{ $x: 1 }] } }],
+    ['a seed that is not a number', { seed: 'one', idSequence: 0, clockOffsetMs: 0, data: {} }],
+  ])('refuses %s with CNF_ERR_CONFIG_INVALID', (_name, snapshot) => {
+    expect(() => restoreStore(snapshot as never)).toThrowError(expect.objectContaining({ code: 'CNF_ERR_CONFIG_INVALID' }));
+  });
+});
+
+describe('--state FILE', () => {
+  it('seeds and writes a new file, keeps every change across a restart, and behaves the same', async () => {
+    const file = path.join(tempDir(), 'state.json');
+    const first = await build({ stateFile: file });
+    expect(first.settings.state).toEqual({ file, loaded: false });
+    expect((await readStateFile(file))!.seed).toBe(1);
+    const { orderId, fileId } = await change(first);
+    const before = await first.app.inject({ url: '/v1/files/?limit=100&sorting=-created_at', headers: admin(first) });
+    const idSequence = first.store.idSequence;
+    await first.app.close();
+
+    const second = await build({ stateFile: file });
+    try {
+      expect(second.settings.state).toEqual({ file, loaded: true });
+      expect(second.credentials).toEqual(first.credentials);
+      expect(second.fixtures).toEqual(first.fixtures);
+      expect(second.store.idSequence).toBe(idSequence);
+      expect(second.store.clock().toISOString()).toBe('2026-06-01T12:01:30.000Z');
+      expect(second.store.orders.get(orderId)?.status).toBe('paid');
+      expect(second.store.files.get(fileId)?.is_uploaded).toBe(true);
+      expect(second.control.events('order.paid').map((e) => e.data.id)).toContain(orderId);
+      const after = await second.app.inject({ url: '/v1/files/?limit=100&sorting=-created_at', headers: admin(second) });
+      expect(after.body).toBe(before.body);
+      // The deleted customer stays deleted: deleting it again is a 404.
+      expect((await second.app.inject({ method: 'DELETE', url: `/v1/customers/external/${second.fixtures.customer_external_id}`, headers: admin(second) })).statusCode).toBe(404);
+      // Reset still restores the demo state of the seed.
+      second.control.reset();
+      expect(second.store.orders.get(orderId)).toBeUndefined();
+    } finally {
+      await second.app.close();
+    }
+    expect((await readStateFile(file))!.data.orders).not.toContainEqual(expect.objectContaining({ id: orderId }));
+  });
+
+  it('writes after a change without waiting for shutdown (debounced)', async () => {
+    const file = path.join(tempDir(), 'state.json');
+    const server = await build({ stateFile: file });
+    try {
+      const created = server.control.createOrder({ checkout: false });
+      if (!created.ok) throw new Error(created.error.message);
+      await expect.poll(() => JSON.stringify((JSON.parse(readFileSync(file, 'utf8')) as { store: { data: { orders: { id: string }[] } } }).store.data.orders.map((o) => o.id)), { timeout: 2000, interval: 20 }).toContain(created.value.id as string);
+      const disk = JSON.parse(readFileSync(file, 'utf8'));
+      expect([disk.format, disk.version]).toEqual([STATE_FORMAT, STATE_FORMAT_VERSION]);
+    } finally {
+      await server.app.close();
+    }
+  });
+
+  it('loads the main file when an interrupted write left a temporary file beside it, and removes the stray file', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'state.json');
+    const first = await build({ stateFile: file });
+    const created = first.control.createOrder({ checkout: false });
+    await first.app.close();
+    const stray = path.join(dir, `.state.json.${process.pid}.0123456789ab.tmp`);
+    writeFileSync(stray, '{"format":"billing-api-reference-state","version":1,"store":{"seed":1,"idSeq');
+    const second = await build({ stateFile: file });
+    try {
+      expect(second.settings.state?.loaded).toBe(true);
+      expect(created.ok && second.store.orders.get(created.value.id as string)).toBeTruthy();
+      expect(readdirSync(dir)).toEqual(['state.json']);
+    } finally {
+      await second.app.close();
+    }
+  });
+
+  it.each<[string, string, RegExp]>([
+    ['corrupt JSON', '{"format": "billing-api-reference-state", "vers', /not valid JSON/],
+    ['an empty file', '', /not valid JSON/],
+    ['another format version', JSON.stringify({ format: STATE_FORMAT, version: 99, store: {} }), /format version 99/],
+    ['another kind of file', JSON.stringify({ hello: 'world' }), /not a reference server state file/],
+    ['records that do not fit', JSON.stringify({ format: STATE_FORMAT, version: 1, store: { seed: 1, idSequence: 0, clockOffsetMs: 0, data: { products: 5 } } }), /does not fit/],
+  ])('refuses %s with CNF_ERR_CONFIG_INVALID and leaves the file alone', async (_name, content, message) => {
+    const file = path.join(tempDir(), 'state.json');
+    writeFileSync(file, content);
+    await expect(build({ stateFile: file })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID', message: expect.stringMatching(message) });
+    expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+
+  it('refuses a file of another seed than the one asked for', async () => {
+    const file = path.join(tempDir(), 'state.json');
+    await writeStateFile(file, snapshotStore(createStore({ seed: 5 })));
+    await expect(build({ stateFile: file, seed: 6 })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID', message: expect.stringContaining('seed 5') });
+  });
+
+  it('refuses a state file in a directory that does not exist', async () => {
+    const file = path.join(tempDir(), 'missing', 'state.json');
+    await expect(build({ stateFile: file })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID', message: expect.stringContaining('cannot write') });
+  });
+
+  it('leaves a loadable file when the process is killed with SIGKILL while writing', async () => {
+    const file = path.join(tempDir(), 'state.json');
+    const writer = fileURLToPath(new URL('./persistence-writer.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', writer, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the writer did not get going: ${output}`)), 20_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          // Kill it after a number of writes, in the middle of whatever it is doing.
+          if ((output.match(/written/g) ?? []).length >= 5) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`the writer exited with ${code}: ${output}`)));
+      });
+    } finally {
+      child.kill('SIGKILL');
+    }
+    await new Promise((resolve) => child.once('exit', resolve));
+    const snapshot = await readStateFile(file);
+    expect(snapshot).toBeDefined();
+    const restored = restoreStore(snapshot!);
+    expect(restored.orders.size).toBeGreaterThan(0);
+    const server = await build({ stateFile: file });
+    expect(server.settings.state?.loaded).toBe(true);
+    expect(readdirSync(path.dirname(file))).toEqual(['state.json']);
+    await server.app.close();
+  }, 30_000);
+});
