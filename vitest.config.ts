@@ -1,7 +1,9 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-// Two projects (design.md): `unit` is the project's own tests, no network beyond loopback servers
-// the tests start themselves; `conformance` is the suites, run against a target by `conformance run`.
+// Three projects (design.md): `unit` is the project's own tests, no network beyond loopback servers
+// the tests start themselves; `conformance` is the suites, run against a target by `conformance run`;
+// `conformance-stateful` is the stateful suites, run after the others (groupOrder) and one file at
+// a time, since they change the target's state and move its clock.
 export default defineConfig({
   test: {
     projects: [
@@ -17,8 +19,23 @@ export default defineConfig({
         test: {
           name: 'conformance',
           include: ['suites/**/*.suite.ts'],
+          exclude: [...configDefaults.exclude, 'suites/stateful/**'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // Not 0: vitest runs a group of order 0 with one worker (a machine of 2 cores) last.
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'conformance-stateful',
+          include: ['suites/stateful/**/*.suite.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          // One worker for every file: the stateful suites share no module state across files.
+          isolate: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -64,6 +64,7 @@ program
   .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
   .option('--fault <id>', 'switch on a fault of the embedded reference (repeatable)', list)
   .option('--baseline <file>', 'accepted deviations: {"accepted":[{"checkId","operationId"?,"kind"?,"reason"}]}')
+  .option('--adapter <file>', 'target adapter for the stateful suites: a module exporting createAdapter(target), or "reference" for a reference server\'s control API (the embedded target has one)')
   .action(async (opts) => {
     const outcome = await runConformance({
       target: opts.target,
@@ -83,6 +84,7 @@ program
       outputDir: opts.outputDir,
       faults: opts.fault,
       baseline: opts.baseline,
+      adapter: opts.adapter,
     });
     process.exitCode = outcome.exitCode;
   });

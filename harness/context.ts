@@ -2,6 +2,7 @@
  * The run context: what `conformance run` hands to the suites in vitest's workers (through one
  * environment variable holding JSON, which every worker pool inherits).
  */
+import type { AdapterSource } from './adapter.js';
 import { HarnessError } from './errors.js';
 import type { BaselineEntry } from './baseline.js';
 import type { Target } from './target.js';
@@ -24,6 +25,8 @@ export interface RunContext {
   operations?: string[];
   /** Accepted deviations (`--baseline`). */
   baseline?: BaselineEntry[];
+  /** The target adapter the stateful suites create in each worker; absent: scenarios that need one are skipped. */
+  adapter?: AdapterSource;
 }
 
 /**

@@ -11,6 +11,7 @@ export const HARNESS_ERROR_CODES = {
   CNF_ERR_SECRET_MISSING: 'an environment variable named by the configuration is not set',
   CNF_ERR_FAULT_UNKNOWN: 'a fault id that the reference server does not have',
   CNF_ERR_RUNNER: 'the test runner failed to start or crashed',
+  CNF_ERR_ADAPTER: 'a target adapter capability failed, so a stateful scenario could not set up its state',
 } as const;
 
 /** A stable harness error code (`CNF_ERR_*`). */

@@ -8,14 +8,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
 import { selectChecks } from '../checks/index.js';
+import { SCENARIO_IDS, selectScenarios } from '../checks/stateful/index.js';
 import { computeCoverage, createReporters, collectResults, exitCodeFor, isPercent, type Coverage, type RunResults } from '../reporters/index.js';
 import { startReferenceServer } from '../server/index.js';
 import { loadSpec, specPath, type ApiVersion } from '../spec/load.js';
+import { importAdapterFactory, resolveAdapterOption, type AdapterSource } from './adapter.js';
 import { readBaseline } from './baseline.js';
 import { DEFAULT_TIMEOUT_MS, probeTarget, readConfigFile, resolveRemoteTarget, defaultTokenEnv } from './config.js';
 import { RUN_CONTEXT_ENV, type RunContext } from './context.js';
 import { HarnessError } from './errors.js';
-import { SUITES, SUITE_NEEDS } from './suites.js';
+import { STATEFUL_SUITE, SUITES, SUITE_NEEDS } from './suites.js';
 import type { Target } from './target.js';
 import type { CheckNeeds, Role } from './types.js';
 
@@ -58,6 +60,12 @@ export interface RunOptions {
   faults?: string[];
   /** A baseline file of accepted deviations: reported, not failing the run. */
   baseline?: string;
+  /**
+   * `--adapter`: a module exporting `createAdapter(target)` (see harness/adapter.ts), or
+   * `reference` for a reference server's control API. The embedded target uses the reference
+   * adapter without it; a remote target without it has its adapter-needing scenarios skipped.
+   */
+  adapter?: string;
   /** Where credentials of a remote target are read from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Stream of the console reporter; default stdout. */
@@ -95,10 +103,14 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const suites = options.suites?.length ? options.suites : [...SUITES];
   const unknownSuites = suites.filter((s) => !(SUITES as readonly string[]).includes(s));
   if (unknownSuites.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `unknown suite ${unknownSuites.join(', ')} (suites: ${SUITES.join(', ')})`);
-  const { checks: selected, unknown } = selectChecks(options.checks);
+  const { checks: selected, unknown: notChecks } = selectChecks(options.checks);
+  // Stateful scenarios are selected by id like checks; each file of suites/stateful/ runs when one of its scenarios is selected.
+  const unknown = notChecks.filter((id) => !SCENARIO_IDS.includes(id));
+  const statefulFiles = [...new Set(selectScenarios(options.checks, options.operations).map((scenario) => `suites/stateful/${scenario.suite}.suite.ts`))];
   if (unknown.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `unknown check ${unknown.join(', ')}`);
   // A suite none of whose checks is selected would declare no test, which vitest calls an error.
   const runnable = suites.filter((s) => {
+    if (s === STATEFUL_SUITE) return statefulFiles.length > 0;
     const needs: readonly CheckNeeds[] | undefined = SUITE_NEEDS[s as keyof typeof SUITE_NEEDS];
     return !needs || selected.some((c) => needs.includes(c.needs));
   });
@@ -111,6 +123,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const spec = await loadSpec(specFile);
   const config = options.config ? await readConfigFile(options.config) : undefined;
   const baseline = options.baseline ? await readBaseline(options.baseline) : undefined;
+  let adapter: AdapterSource | undefined = options.adapter ? await resolveAdapterOption(options.adapter) : undefined;
+  // A module that cannot serve as an adapter is a bad option (exit 2) before any suite starts.
+  if (adapter?.kind === 'module') await importAdapterFactory(adapter.file);
   const url = options.target ?? config?.target;
 
   let target: Target;
@@ -120,10 +135,14 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     target = resolveRemoteTarget({ url, ...(config ? { config } : {}), ...(options.rate !== undefined ? { rate: options.rate } : {}), ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.env ? { env: options.env } : {}) });
     await probeTarget(target);
   } else {
-    const reference = await startReferenceServer({ host: '127.0.0.1', port: 0, seed, faults: options.faults ?? [], ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) });
+    // The embedded reference serves only this run, from loopback at full speed: no rate limit.
+    const reference = await startReferenceServer({ host: '127.0.0.1', port: 0, seed, rateLimit: false, faults: options.faults ?? [], ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) });
     stop = () => reference.close();
     const roles: Target['roles'] = {};
     for (const [role, token] of Object.entries(reference.credentials)) roles[role as Role] = { token, env: defaultTokenEnv(role as Role) };
+    // The oauth_client role's token is the client_secret of the client the fixture oauth_client_id names.
+    if (reference.fixtures.oauth_client_secret) roles.oauth_client = { token: reference.fixtures.oauth_client_secret, env: defaultTokenEnv('oauth_client') };
+    adapter ??= { kind: 'reference' };
     target = {
       baseUrl: reference.url,
       kind: 'embedded',
@@ -144,6 +163,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.checks?.length ? { checks: options.checks } : {}),
       ...(options.operations?.length ? { operations: options.operations } : {}),
       ...(baseline ? { baseline } : {}),
+      ...(adapter ? { adapter } : {}),
     };
     process.env[RUN_CONTEXT_ENV] = JSON.stringify(context);
     const collector = new ResultsCollector();
@@ -160,10 +180,12 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     let vitest;
     try {
       vitest = await import('vitest/node').then(({ startVitest }) =>
-        startVitest(runnable.map((s) => `suites/${s}.suite.ts`), {
+        startVitest(runnable.flatMap((s) => (s === STATEFUL_SUITE ? statefulFiles : [`suites/${s}.suite.ts`])), {
           root: ROOT,
           config: path.join(ROOT, 'vitest.config.ts'),
-          project: 'conformance',
+          // The stateful suites run after the others (vitest.config.ts: groupOrder), so that no
+          // state they change moves under a page walk of the generic suites.
+          project: ['conformance', 'conformance-stateful'],
           run: true,
           watch: false,
           reporters: [...reporters, collector],

@@ -1,7 +1,7 @@
 /**
- * The check-driven suites: each is a file of suites/ that runs the checks whose evidence
- * (`Check.needs`) it gathers. Kept apart from run.ts so that the suites, in vitest's workers,
- * import nothing heavier than this table.
+ * The suites by name: the check-driven ones, each a file of suites/ that runs the checks whose
+ * evidence (`Check.needs`) it gathers, and the stateful one (the files of suites/stateful/). Kept
+ * apart from run.ts so that the suites, in vitest's workers, import nothing heavier than this table.
  */
 import type { CheckNeeds } from './types.js';
 
@@ -16,5 +16,8 @@ export const SUITE_NEEDS = {
   auth: ['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org'],
 } as const satisfies Record<string, readonly CheckNeeds[]>;
 
-/** Suites by name (`--suites`), each a file of suites/. */
-export const SUITES = Object.keys(SUITE_NEEDS) as (keyof typeof SUITE_NEEDS)[];
+/** The suite of the stateful scenarios (checks/stateful/index.ts): the files of suites/stateful/. */
+export const STATEFUL_SUITE = 'stateful';
+
+/** Suites by name (`--suites`): each check-driven suite, a file of suites/, and the stateful one. */
+export const SUITES = [...Object.keys(SUITE_NEEDS), STATEFUL_SUITE] as (keyof typeof SUITE_NEEDS | typeof STATEFUL_SUITE)[];

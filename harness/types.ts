@@ -155,6 +155,11 @@ export interface CellMeta {
   accepted?: (Failure & { acceptedBecause: string })[];
   /** What the cell exercised, for spec coverage: response statuses seen and parameters sent (`query:limit`, `path:id`). */
   observed?: { statuses: number[]; parameters: string[] };
+  /**
+   * State-machine edges a stateful scenario saw happen through the target (`order: pending→paid`),
+   * for the transition coverage of the console report; absent on cells of the generic suites.
+   */
+  transitions?: string[];
 }
 
 declare module 'vitest' {

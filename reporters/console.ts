@@ -6,6 +6,7 @@
  */
 import pc from 'picocolors';
 import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vitest/node';
+import { renderTransitionCoverage } from '../checks/stateful/transitions.js';
 import type { CellMeta, CellStatus } from '../harness/types.js';
 import { COVERAGE_MEASURES, coverageOf, formatPercent, type Coverage, type CoverageSource } from './coverage.js';
 import { compactJson, formatDuration, groupFailures, plural, replayLine, truncate } from './format.js';
@@ -52,7 +53,8 @@ const MAX_IDLE_OPERATIONS = 8;
  * failures de-duplicated by (checkId, operationId, kind), skipped cells grouped by reason, harness
  * errors, the coverage block when `options.coverage` is given (operations, statuses and parameters
  * covered out of documented, with percentages, the ones below `--min-coverage` marked, and up to
- * 8 operations not exercised), and the last line
+ * 8 operations not exercised), the transition coverage when stateful scenarios ran (each state
+ * machine's edges marked exercised or not), and the last line
  * `conformance: 18 passed, 2 failed, 1 skipped in 3.2s (seed 42)`, which also says
  * `coverage below 80%` when a measure is below the minimum.
  * Ends with a newline; no colours unless `options.color`.
@@ -68,6 +70,7 @@ export function renderConsoleReport(results: RunResults, info: ReportInfo, optio
     renderSkipped(results.cells, width, c),
     renderErrors(results.errors, c),
     options.coverage ? renderCoverage(options.coverage, width, c) : '',
+    renderTransitionCoverage(results.cells, (mark, exercised) => (exercised ? c.green(mark) : c.dim(mark)), width),
     renderSummaryLine(results, info, options.coverage, c),
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;

@@ -26,18 +26,19 @@ describe('fault catalogue', () => {
     expect(outcome.results.cells.filter((c) => c.status === 'failed').map((c) => `${c.operationId} ${c.checkId}: ${c.failures[0]?.message}`)).toEqual([]);
     // A skipped cell is never silent: it says why (a check that does not apply, a state change).
     expect(outcome.results.cells.filter((c) => c.status === 'skipped' && !c.skipReason)).toEqual([]);
-    // Every safe operation is exercised by a cell that ran (state-changing ones wait for the
-    // stateful suites; their credential probes run where they need credentials).
+    // Every operation of the document is exercised by a cell that ran.
     const spec = await loadSpec();
     const ran = new Set(outcome.results.cells.filter((c) => c.status === 'passed').map((c) => c.operationId));
-    expect(spec.operations.filter((o) => o.method === 'GET' && !ran.has(o.operationId)).map((o) => o.operationId)).toEqual([]);
+    expect(spec.operations.filter((o) => !ran.has(o.operationId)).map((o) => o.operationId)).toEqual([]);
     expect(outcome.exitCode).toBe(0);
     const report = JSON.parse(readFileSync(path.join(outputDir, 'report.json'), 'utf8'));
     expect(report.summary.failed).toBe(0);
   }, 120_000);
 
   test.each(checkable.map((f) => [f.id, f.detectedBy] as const))('%s is caught by %s', async (fault, checkId) => {
-    const outcome = await runConformance({ seed: SEED, runs: RUNS, faults: [fault], reporters: [], out: sink() });
+    // Only the named check runs: the question is whether it catches the fault, and a whole run per
+    // fault would make this file the slowest of the project by minutes.
+    const outcome = await runConformance({ seed: SEED, runs: RUNS, faults: [fault], checks: [checkId], reporters: [], out: sink() });
     const caughtBy = [...new Set(outcome.results.cells.filter((c) => c.status === 'failed').map((c) => c.checkId))];
     expect(outcome.results.errors).toEqual([]);
     expect(outcome.exitCode).toBe(1);

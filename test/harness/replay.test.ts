@@ -25,7 +25,7 @@ async function reportWithFault(fault: string): Promise<string> {
 }
 
 async function serve(faults: string[]): Promise<{ url: string; env: NodeJS.ProcessEnv }> {
-  const reference = await startReferenceServer({ seed: SEED, port: 0, faults });
+  const reference = await startReferenceServer({ seed: SEED, port: 0, faults, rateLimit: false });
   running.push(reference);
   const env = Object.fromEntries(Object.entries(reference.credentials).map(([role, token]) => [`CONFORMANCE_${role.toUpperCase()}_TOKEN`, token]));
   return { url: reference.url, env };
@@ -58,5 +58,18 @@ describe('replayReport', () => {
     const report = await reportWithFault('limit_unbounded');
     await expect(replayReport({ report, out: sink() })).rejects.toThrow(/pass --target URL/);
     await expect(replayReport({ report: '/nonexistent/report.json', out: sink() })).rejects.toBeInstanceOf(HarnessError);
+  }, 120_000);
+
+  test('a stateful scenario failure is named, not replayed', async () => {
+    const outputDir = mkdtempSync(path.join(tmpdir(), 'cnf-replay-'));
+    const run = await runConformance({ seed: SEED, runs: 5, faults: ['event_skipped'], checks: ['order_paid_transition'], reporters: ['json'], outputDir, out: sink() });
+    expect(run.exitCode).toBe(1);
+    const clean = await serve([]);
+    const lines: string[] = [];
+    const out = new Writable({ write: (chunk, _e, done) => { lines.push(String(chunk)); done(); } });
+    const outcome = await replayReport({ report: path.join(outputDir, 'report.json'), target: clean.url, env: clean.env, out });
+    expect(outcome.replayed).toEqual([]);
+    expect(lines.join('')).toContain('not replayed     order_paid_transition');
+    expect(outcome.exitCode).toBe(0);
   }, 120_000);
 });

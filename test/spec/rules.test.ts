@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CHECKS, CHECK_IDS } from '../../checks/index.js';
+import { SCENARIO_IDS } from '../../checks/stateful/index.js';
 import { API_DESCRIPTION_SECTIONS, DESIGN_SECTION_PREFIX, loadRules, ruleStatus, unknownEnforcers } from '../../spec/rules.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -28,8 +29,8 @@ describe('spec/rules.yaml', () => {
     expect(ids.size).toBe(rules.length);
   });
 
-  test('every enforced_by names a check of checks/index.ts or suite:<name> of suites/', () => {
-    expect(unknownEnforcers(rules, CHECK_IDS, SUITE_NAMES)).toEqual([]);
+  test('every enforced_by names a check of checks/index.ts, a stateful scenario of checks/stateful/index.ts or suite:<name> of suites/', () => {
+    expect(unknownEnforcers(rules, [...CHECK_IDS, ...SCENARIO_IDS], SUITE_NAMES)).toEqual([]);
   });
 
   test('every rule a check cites exists, except openapi.* (sections of the OpenAPI specification)', () => {

@@ -1,0 +1,60 @@
+/**
+ * Judges the events of one order around its pending to paid transition, as the target's event log
+ * shows them before and after the completion: order.created from the start, order.paid only once
+ * the order is paid, order.updated and order.paid after the completion.
+ * @see ../../../shared/api-description.md, States and transitions; Events
+ */
+import type { TargetEvent } from '../../harness/adapter.js';
+import type { Finding } from '../../harness/types.js';
+
+/** The events of the log that are about the order `orderId` (their data's id), in log order. */
+export function eventsOfOrder(events: readonly TargetEvent[], orderId: string): TargetEvent[] {
+  return events.filter((event) => typeof event.data === 'object' && event.data !== null && event.data.id === orderId);
+}
+
+/** The events of `after` that `before` did not have: by id when events carry one, else by position in the append-only log. */
+export function newEvents(before: readonly TargetEvent[], after: readonly TargetEvent[]): TargetEvent[] {
+  if (after.every((event) => typeof event.id === 'string')) {
+    const seen = new Set(before.map((event) => event.id));
+    return after.filter((event) => !seen.has(event.id));
+  }
+  return after.slice(before.length);
+}
+
+/**
+ * Findings about an order's events.
+ * @param before the event log after the order was created, before it was completed
+ * @param after the event log after the completion
+ * @returns empty when order.created was emitted at creation, order.paid not before the completion,
+ *   and order.updated and order.paid (with the order paid) at the completion, order.created first
+ */
+export function orderEventFindings(orderId: string, before: readonly TargetEvent[], after: readonly TargetEvent[]): Finding[] {
+  const findings: Finding[] = [];
+  const created = eventsOfOrder(before, orderId);
+  const types = (events: readonly TargetEvent[]) => events.map((event) => event.type);
+  if (!types(created).includes('order.created')) {
+    findings.push({ kind: 'order_created_not_emitted', title: 'No order.created for a new order', message: `The event log has no order.created for order ${orderId} after it was created (its events: ${JSON.stringify(types(created))}).`, expected: 'order.created', actual: types(created) });
+  }
+  if (types(created).includes('order.paid')) {
+    findings.push({ kind: 'order_paid_before_paid', title: 'order.paid emitted for an order not yet paid', message: `order.paid was emitted for order ${orderId} before its processing completed: order.paid must mean the order is paid.`, expected: 'no order.paid while pending', actual: types(created) });
+  }
+  const completion = eventsOfOrder(newEvents(before, after), orderId);
+  for (const type of ['order.updated', 'order.paid']) {
+    if (!types(completion).includes(type)) {
+      findings.push({ kind: `${type.replace('.', '_')}_not_emitted`, title: `No ${type} when the order became paid`, message: `Order ${orderId} went from pending to paid, and no ${type} was emitted (events of the completion: ${JSON.stringify(types(completion))}).`, expected: type, actual: types(completion) });
+    }
+  }
+  for (const paid of completion.filter((event) => event.type === 'order.paid')) {
+    const { status, paid: flag } = paid.data;
+    if ((status !== undefined && status !== 'paid') || (flag !== undefined && flag !== true)) {
+      findings.push({ kind: 'order_paid_data_not_paid', title: 'order.paid carries an order that is not paid', message: `The order in order.paid has status ${JSON.stringify(status)} and paid ${JSON.stringify(flag)}.`, expected: { status: 'paid', paid: true }, actual: { status, paid: flag } });
+    }
+  }
+  const log = eventsOfOrder(after, orderId);
+  const firstCreated = log.findIndex((event) => event.type === 'order.created');
+  const firstPaid = log.findIndex((event) => event.type === 'order.paid');
+  if (firstCreated >= 0 && firstPaid >= 0 && firstPaid < firstCreated) {
+    findings.push({ kind: 'order_paid_before_created', title: 'order.paid before order.created', message: `The event log of order ${orderId} has order.paid before order.created.`, expected: 'order.created first', actual: types(log) });
+  }
+  return findings;
+}

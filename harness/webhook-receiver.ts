@@ -1,0 +1,107 @@
+/**
+ * A local webhook receiver for the stateful suites: a node:http server on 127.0.0.1 (port 0, a
+ * free one) that answers every request 204 and records it, so that a scenario can register its
+ * URLs as webhook endpoints and judge what arrives. Each endpoint gets its own path
+ * (`/hooks/<name>`), so one receiver serves several endpoints.
+ * @see ../../shared/design.md, Reference server (Events and webhooks)
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Largest body kept per request, in bytes; the rest is dropped. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** One request the receiver got. */
+export interface ReceivedRequest {
+  method: string;
+  /** The path and query as requested (`/hooks/subscribed`). */
+  path: string;
+  /** Header names lower-case, repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /** The raw body as text, exactly as signed. */
+  body: string;
+  /** `Date.now()` when the body had arrived. */
+  receivedAt: number;
+}
+
+/** A listening receiver. */
+export interface WebhookReceiver {
+  /** `http://127.0.0.1:<port>`. */
+  origin: string;
+  /** The URL of one endpoint's path: `<origin>/hooks/<name>`. */
+  urlFor(name: string): string;
+  /** Every request so far, in arrival order. */
+  readonly received: readonly ReceivedRequest[];
+  /** The requests that arrived at `urlFor(name)`. */
+  receivedBy(name: string): ReceivedRequest[];
+  /**
+   * Waits until `done` holds for what has arrived, or `timeoutMs` has passed.
+   * @returns whether it held in time
+   */
+  waitFor(done: (received: readonly ReceivedRequest[]) => boolean, timeoutMs: number): Promise<boolean>;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+function flatten(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+/**
+ * Starts a receiver on 127.0.0.1.
+ * @param port default 0, a free port
+ * @throws the listen error (EADDRINUSE) as Node throws it
+ */
+export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
+  const received: ReceivedRequest[] = [];
+  let waiters: (() => void)[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      if (size < MAX_BODY_BYTES) chunks.push(chunk);
+      size += chunk.length;
+    });
+    request.on('end', () => {
+      received.push({ method: request.method ?? '', path: request.url ?? '', headers: flatten(request.headers), body: Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8'), receivedAt: Date.now() });
+      response.writeHead(204).end();
+      const ready = waiters;
+      waiters = [];
+      for (const wake of ready) wake();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const pathOf = (name: string) => `/hooks/${encodeURIComponent(name)}`;
+  return {
+    origin,
+    urlFor: (name) => `${origin}${pathOf(name)}`,
+    received,
+    receivedBy: (name) => received.filter((r) => r.path.split('?')[0] === pathOf(name)),
+    async waitFor(done, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (!done(received)) {
+        const left = deadline - Date.now();
+        if (left <= 0) return false;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      return true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

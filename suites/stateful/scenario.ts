@@ -1,0 +1,397 @@
+/**
+ * The runner of the stateful scenarios: declares one vitest test per scenario of
+ * checks/stateful/index.ts, decides whether it can run (read-only run, adapter capabilities,
+ * roles, fixtures, a loopback target for webhooks), gives it a {@link ScenarioRun} that sends its
+ * requests through the harness client and records its steps, failures and state-machine edges,
+ * and writes its cell to `task.meta.conformance`.
+ * @see ../../../shared/style.md, "A failure is data"
+ */
+import { afterAll, describe, test } from 'vitest';
+import { scenario as scenarioOf, selectScenarios, type Scenario } from '../../checks/stateful/index.js';
+import { edge, KNOWN_EDGES } from '../../checks/stateful/transitions.js';
+import { loadAdapter, missingCapability, outsideOperation, type AdapterCapability, type TargetAdapter } from '../../harness/adapter.js';
+import { secretsOf } from '../../harness/cell.js';
+import { createClient, type Client } from '../../harness/client.js';
+import { isLoopback } from '../../harness/config.js';
+import { readRunContext, type RunContext } from '../../harness/context.js';
+import { toCurl, type SecretRef } from '../../harness/curl.js';
+import { ConformanceFailure } from '../../harness/suite.js';
+import type { Target } from '../../harness/target.js';
+import type { CellMeta, Exchange, Failure, Finding, HttpRequest, QueryValues, Role, TestCase } from '../../harness/types.js';
+import { loadSpec, type LoadedSpec, type Operation } from '../../spec/load.js';
+
+/** What every scenario of a suite file shares: the run, the document, the client and the adapter. */
+export interface StatefulSuite {
+  run: RunContext;
+  spec: LoadedSpec;
+  target: Target;
+  client: Client;
+  /** The run's adapter; undefined when the run has none. */
+  adapter: TargetAdapter | undefined;
+  /** A client for another origin (presigned URLs of a storage service), created once and closed with the suite. */
+  clientFor(origin: string): Client;
+}
+
+/** Most steps a failure message repeats (the latest ones). */
+const MAX_STEPS = 12;
+
+/**
+ * Loads what the scenarios of one suite file share, and closes it after them. Must be awaited at
+ * the top level of a `.suite.ts` file.
+ * @throws HarnessError when the run context, the document or the adapter module cannot be read
+ */
+export async function statefulSuite(): Promise<StatefulSuite> {
+  const run = readRunContext();
+  const spec = await loadSpec(run.specFile);
+  const client = createClient(run.target);
+  const adapter = await loadAdapter(run.adapter, run.target);
+  const others = new Map<string, Client>();
+  afterAll(async () => {
+    await client.close();
+    for (const other of others.values()) await other.close();
+    await adapter?.close?.();
+  });
+  return {
+    run,
+    spec,
+    target: run.target,
+    client,
+    adapter,
+    clientFor(origin) {
+      if (origin === new URL(run.target.baseUrl).origin) return client;
+      let other = others.get(origin);
+      if (!other) {
+        other = createClient({ ...run.target, baseUrl: origin, roles: {} });
+        others.set(origin, other);
+      }
+      return other;
+    },
+  };
+}
+
+/** Whether the run selects a scenario (`--checks`, `--operations`). */
+export function selected(run: RunContext, scenario: Scenario): boolean {
+  return selectScenarios(run.checks, run.operations).includes(scenario);
+}
+
+/**
+ * Why a scenario cannot run against this target, or undefined when it can: a read-only run, an
+ * operation the document lacks, a missing adapter capability, role or fixture, or (for webhook
+ * scenarios) a target that a receiver on this machine cannot be reached from.
+ */
+export function whyNot(suite: Pick<StatefulSuite, 'spec' | 'target' | 'adapter'>, scenario: Scenario): string | undefined {
+  const { spec, target, adapter } = suite;
+  if (target.readOnly) return 'read-only run: the scenario changes state';
+  if (!documentOperationIds(spec).has(scenario.operationId)) return `the document has no operation ${scenario.operationId}`;
+  const capability = missingCapability(adapter, scenario.capabilities);
+  if (capability) return capability;
+  const role = scenario.roles.find((r) => !target.roles[r]);
+  if (role) return `needs role ${role}`;
+  const fixture = scenario.fixtures.find((f) => !target.fixtures[f]);
+  if (fixture) return `needs fixture ${fixture}`;
+  if (scenario.loopbackOnly && !isLoopback(new URL(target.baseUrl))) return 'needs a target on this machine: the webhook receiver listens on 127.0.0.1';
+  return undefined;
+}
+
+/** The operationIds of a document: its paths' operations and its webhooks' (OpenAPI 3.1 `webhooks`). @see https://spec.openapis.org/oas/v3.1.0#fixed-fields (webhooks) */
+export function documentOperationIds(spec: LoadedSpec): Set<string> {
+  const ids = new Set(spec.operations.map((o) => o.operationId));
+  const webhooks = (spec.document.webhooks ?? {}) as Record<string, Record<string, { operationId?: unknown }>>;
+  for (const item of Object.values(webhooks)) {
+    for (const operation of Object.values(item ?? {})) if (typeof operation?.operationId === 'string') ids.add(operation.operationId);
+  }
+  return ids;
+}
+
+/** Stops a scenario at a precondition it cannot meet, as a skip with the reason. */
+class ScenarioSkip extends Error {}
+/** Stops a scenario after a failure that leaves nothing further to observe. */
+class ScenarioStop extends Error {}
+
+/** How a scenario asks for one request of an operation of the document. */
+export interface ApiRequest {
+  /** Whose credentials to send; default none. */
+  role?: Role;
+  /** A bearer token that is not a role's (a session or access token the scenario obtained). */
+  bearer?: string;
+  pathParams?: Record<string, string>;
+  query?: QueryValues;
+  /** Sent as application/json. */
+  json?: unknown;
+  /** Sent as application/x-www-form-urlencoded. */
+  form?: Record<string, string>;
+}
+
+/** A request outside the document (a part URL, a receipt URL). */
+export interface UrlRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** Sent as is, with `contentType`. */
+  body?: { contentType: string; text: string };
+}
+
+/** The status of an exchange's response, or undefined when none came. */
+export function statusOf(exchange: Exchange): number | undefined {
+  return exchange.response?.status;
+}
+
+/** The JSON object of an exchange's response, or undefined. */
+export function bodyOf(exchange: Exchange): Record<string, unknown> | undefined {
+  const json = exchange.response?.json;
+  return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+}
+
+/** The answer of an exchange in a few words: `422 {"detail":[...]}`, or the transport error. */
+export function answerText(exchange: Exchange): string {
+  if (!exchange.response) return `no answer (${exchange.transportError?.code ?? 'unknown'}: ${exchange.transportError?.message ?? ''})`;
+  const body = exchange.response.body.replace(/\s+/g, ' ');
+  return `${exchange.response.status}${body ? ` ${body.length > 160 ? `${body.slice(0, 160)}…` : body}` : ''}`;
+}
+
+/** Whether the exchange got a 2xx answer. */
+export function succeeded(exchange: Exchange): boolean {
+  const status = statusOf(exchange);
+  return status !== undefined && status >= 200 && status < 300;
+}
+
+/** Whether the exchange got a 4xx answer (a refusal that is the client's, not a server error). */
+export function refused(exchange: Exchange): boolean {
+  const status = statusOf(exchange);
+  return status !== undefined && status >= 400 && status < 500;
+}
+
+/**
+ * One run of one scenario: sends requests, calls the adapter, and records what it saw. Failures
+ * are data: `check`/`fail` record a finding bound to the exchange that shows it and go on;
+ * `stop` records one and ends the scenario; `skip` ends it as skipped.
+ */
+export class ScenarioRun {
+  readonly scenario: Scenario;
+  readonly suite: StatefulSuite;
+  readonly failures: Failure[] = [];
+  readonly steps: string[] = [];
+  readonly exchanges: Exchange[] = [];
+  readonly #transitions = new Set<string>();
+  readonly #secrets: SecretRef[];
+  #n = 0;
+
+  constructor(suite: StatefulSuite, scenario: Scenario) {
+    this.suite = suite;
+    this.scenario = scenario;
+    this.#secrets = secretsOf(suite.target);
+  }
+
+  /** The target's fixtures. */
+  get fixtures(): Record<string, string> {
+    return this.suite.target.fixtures;
+  }
+
+  /** The edges recorded so far. */
+  get transitions(): string[] {
+    return [...this.#transitions];
+  }
+
+  /**
+   * A capability of the adapter, bound, recording a step per call. The scenario declared it, so
+   * the runner has checked that the adapter has it.
+   */
+  adapter<K extends AdapterCapability>(capability: K): NonNullable<TargetAdapter[K]> {
+    const adapter = this.suite.adapter;
+    const fn = adapter?.[capability];
+    if (typeof fn !== 'function') throw new Error(`scenario ${this.scenario.id} uses capability ${capability} without declaring it`);
+    return (async (...args: unknown[]) => {
+      const result = await (fn as (...a: unknown[]) => Promise<unknown>).apply(adapter, args);
+      this.steps.push(`adapter.${capability}(${args.map((a) => JSON.stringify(a)).join(', ').slice(0, 80)})`);
+      return result;
+    }) as NonNullable<TargetAdapter[K]>;
+  }
+
+  /** Hides a secret the scenario obtained (a session or access token, an invitation token) from reproducers, as `${NAME}`. */
+  secret(value: string, name: string): void {
+    if (value) this.#secrets.push({ value, env: name });
+  }
+
+  /** Sends a request of an operation of the document. */
+  async send(operationId: string, request: ApiRequest = {}): Promise<Exchange> {
+    const operation = this.suite.spec.operation(operationId);
+    const headers: Record<string, string> = request.bearer ? { authorization: `Bearer ${request.bearer}` } : {};
+    const body =
+      request.json !== undefined
+        ? { contentType: 'application/json', text: JSON.stringify(request.json) }
+        : request.form
+          ? { contentType: 'application/x-www-form-urlencoded', text: new URLSearchParams(request.form).toString() }
+          : undefined;
+    const testCase: TestCase = {
+      id: `${this.scenario.id}#${this.#n++}`,
+      operationId,
+      pathParams: request.pathParams ?? {},
+      query: request.query ?? {},
+      headers,
+      role: request.role ?? null,
+      ...(body ? { body } : {}),
+    };
+    return this.#record(operation, await this.suite.client.send(operation, testCase));
+  }
+
+  /** Sends a request to a URL the target handed out (same origin or another), without credentials unless `headers` carry them. */
+  async fetch(request: UrlRequest): Promise<Exchange> {
+    const url = new URL(request.url);
+    const operation = outsideOperation(request.method, `${url.pathname}${url.search}`);
+    const testCase: TestCase = {
+      id: `${this.scenario.id}#${this.#n++}`,
+      operationId: operation.operationId,
+      pathParams: {},
+      query: {},
+      headers: request.headers ?? {},
+      role: null,
+      ...(request.body ? { body: request.body } : {}),
+    };
+    return this.#record(operation, await this.suite.clientFor(url.origin).send(operation, testCase));
+  }
+
+  #record(operation: Operation, exchange: Exchange): Exchange {
+    this.exchanges.push(exchange);
+    this.steps.push(`${operation.method} ${new URL(exchange.request.url).pathname} → ${exchange.response ? exchange.response.status : (exchange.transportError?.code ?? 'no answer')}`);
+    return exchange;
+  }
+
+  /** Records a state-machine edge the scenario saw happen (`machine`, `from`, `to` as the reference's tables name them). */
+  transition(machine: string, from: string, to: string): void {
+    const name = edge(machine, from, to);
+    if (!KNOWN_EDGES.has(name)) throw new Error(`scenario ${this.scenario.id} records ${name}, which no transition table has`);
+    this.#transitions.add(name);
+  }
+
+  /** Records a failure, bound to `exchange` (default the latest one). */
+  fail(finding: Finding, exchange: Exchange | undefined = this.exchanges.at(-1)): void {
+    const steps = this.steps.slice(-MAX_STEPS);
+    const message = steps.length ? `${finding.message}\nSteps: ${steps.map((s, i) => `${i + 1}) ${s}`).join('; ')}` : finding.message;
+    const request: HttpRequest = exchange?.request ?? { method: 'ADAPTER', url: `adapter:${this.suite.adapter?.name ?? 'none'}`, headers: {} };
+    const testCase: TestCase = exchange?.case ?? { id: `${this.scenario.id}#adapter`, operationId: this.scenario.operationId, pathParams: {}, query: {}, headers: {}, role: null };
+    this.failures.push({
+      ...finding,
+      message,
+      checkId: this.scenario.id,
+      severity: this.scenario.severity,
+      rule: this.scenario.rule,
+      operationId: this.scenario.operationId,
+      caseId: testCase.id,
+      case: testCase,
+      request,
+      ...(exchange?.response ? { response: exchange.response } : {}),
+      reproduce: {
+        curl: exchange ? toCurl(exchange.request, this.#secrets) : `# no single request shows this; the steps were: ${steps.join('; ')}`,
+        seed: this.suite.run.seed,
+      },
+    });
+  }
+
+  /** Records a failure unless `condition` holds. @returns `condition` */
+  check(condition: boolean, finding: Finding, exchange?: Exchange): boolean {
+    if (!condition) this.fail(finding, exchange);
+    return condition;
+  }
+
+  /** Records a failure and ends the scenario: nothing after it can be observed. */
+  stop(finding: Finding, exchange?: Exchange): never {
+    this.fail(finding, exchange);
+    throw new ScenarioStop(finding.title);
+  }
+
+  /** Ends the scenario as skipped: a precondition of the target is not met (the reason says which). */
+  skip(reason: string): never {
+    throw new ScenarioSkip(reason);
+  }
+
+  /**
+   * Requires a 2xx answer to a step the scenario builds on; a refusal or no answer ends it with a
+   * failure `kind` that names the step.
+   * @returns the response's JSON object (empty when the body is not one)
+   */
+  require(exchange: Exchange, step: string): Record<string, unknown> {
+    if (succeeded(exchange)) return bodyOf(exchange) ?? {};
+    return this.stop({ kind: 'step_refused', title: 'A step of the scenario was refused', message: `${step} answered ${answerText(exchange)}; the scenario cannot go on.`, expected: '2xx', actual: statusOf(exchange) ?? exchange.transportError?.code });
+  }
+
+  /** The cell of this run. */
+  cell(status: CellMeta['status'], skipReason?: string): CellMeta {
+    const own = this.exchanges.filter((e) => e.operationId === this.scenario.operationId);
+    const statuses = [...new Set(own.flatMap((e) => (e.response ? [e.response.status] : [])))].sort((a, b) => a - b);
+    const parameters = [...new Set(own.flatMap((e) => [...Object.keys(e.case.query).map((n) => `query:${n.replace(/\[.*$/, '')}`), ...Object.keys(e.case.pathParams).map((n) => `path:${n}`)]))].sort();
+    return {
+      operationId: this.scenario.operationId,
+      checkId: this.scenario.id,
+      status,
+      ...(skipReason ? { skipReason } : {}),
+      cases: status === 'skipped' ? 0 : 1,
+      failures: status === 'skipped' ? [] : this.failures,
+      ...(status === 'skipped' ? {} : { observed: { statuses, parameters }, transitions: this.transitions }),
+    };
+  }
+}
+
+/**
+ * Runs one scenario body and turns what happened into its cell. Adapter errors and harness bugs
+ * propagate (a harness error, never a failure of the target).
+ */
+export async function runScenario(suite: StatefulSuite, scenario: Scenario, body: (s: ScenarioRun) => Promise<void>): Promise<CellMeta> {
+  const run = new ScenarioRun(suite, scenario);
+  const reason = whyNot(suite, scenario);
+  if (reason) return run.cell('skipped', reason);
+  try {
+    await body(run);
+  } catch (error) {
+    // A failure seen before a precondition gave out still fails the cell.
+    if (error instanceof ScenarioSkip && run.failures.length === 0) return run.cell('skipped', error.message);
+    if (error instanceof ScenarioSkip) return run.cell('failed');
+    if (!(error instanceof ScenarioStop)) throw error;
+  }
+  return run.cell(run.failures.length > 0 ? 'failed' : 'passed');
+}
+
+/**
+ * Declares the test of a scenario (in a `describe` named after its operation), unless the run
+ * does not select it.
+ * @param id a scenario id of checks/stateful/index.ts
+ * @param body what the scenario does, with its {@link ScenarioRun}
+ */
+export function defineScenario(suite: StatefulSuite, id: string, body: (s: ScenarioRun) => Promise<void>): void {
+  const scenario = scenarioOf(id);
+  if (!selected(suite.run, scenario)) return;
+  describe(scenario.operationId, () => {
+    test(scenario.id, async ({ task, skip }) => {
+      const cell = await runScenario(suite, scenario, body);
+      task.meta.conformance = cell;
+      if (cell.status === 'skipped') skip(cell.skipReason);
+      if (cell.status === 'failed') throw new ConformanceFailure(cell);
+    });
+  });
+}
+
+/** Waits `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Repeats `attempt` until it returns true or `timeoutMs` has passed (for targets that finish work
+ * after answering: an invoice generated asynchronously, an upload completed).
+ * @returns whether it returned true in time
+ */
+export async function eventually(attempt: () => Promise<boolean>, timeoutMs = 3000, intervalMs = 150): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await attempt()) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(intervalMs);
+  }
+}
+
+/** Milliseconds from one ISO 8601 date-time to another, or undefined when either is not one. */
+export function millisBetween(from: unknown, to: unknown): number | undefined {
+  if (typeof from !== 'string' || typeof to !== 'string') return undefined;
+  const a = Date.parse(from);
+  const b = Date.parse(to);
+  return Number.isNaN(a) || Number.isNaN(b) ? undefined : b - a;
+}

@@ -1,0 +1,98 @@
+// Webhooks: a local receiver (127.0.0.1, a free port) stands behind three endpoints registered
+// through the adapter (the API shows no registration operation): one subscribed to order.created
+// and order.paid, one to order.updated, and one subscribed to all three but disabled. An order is
+// created and completed through the adapter; every delivery must verify with its endpoint's secret
+// (Standard Webhooks) and carry the {type, timestamp, data} envelope, and each event must reach
+// the enabled endpoints subscribed to it and no other. Both scenarios judge the same deliveries.
+import { signatureFindings, subscriptionFindings, type EndpointDeliveries } from '../../checks/stateful/webhook-deliveries.js';
+import type { WebhookEndpoint } from '../../harness/adapter.js';
+import { startWebhookReceiver, type ReceivedRequest } from '../../harness/webhook-receiver.js';
+import { defineScenario, sleep, statefulSuite, type ScenarioRun } from './scenario.js';
+
+const suite = await statefulSuite();
+
+/** The endpoints the scenarios register: name, subscribed kinds, enabled when the order happens. */
+const ENDPOINTS = [
+  { name: 'subscribed', events: ['order.created', 'order.paid'], enabled: true },
+  { name: 'updates', events: ['order.updated'], enabled: true },
+  { name: 'disabled', events: ['order.created', 'order.updated', 'order.paid'], enabled: false },
+] as const;
+
+/** The events an order's creation and completion cause, which the enabled subscribed endpoints must get. */
+const CAUSED = ['order.created', 'order.updated', 'order.paid'];
+
+/** Longest wait for the expected deliveries, in milliseconds (the reference retries after 1 s, 2 s, ...). */
+const DELIVERY_WAIT_MS = 10_000;
+/** Extra wait for deliveries that must not come (to a disabled or unsubscribed endpoint), in milliseconds. */
+const SILENCE_WAIT_MS = 500;
+
+/** What the deliveries of one order looked like, shared by both scenarios. */
+interface Observation {
+  orderId: string;
+  endpoints: EndpointDeliveries[];
+  steps: string[];
+}
+
+let observation: Promise<Observation> | undefined;
+
+function ofOrder(received: readonly ReceivedRequest[], orderId: string, type: string): boolean {
+  return received.some((r) => {
+    try {
+      const body = JSON.parse(r.body) as { type?: unknown; data?: { id?: unknown } };
+      return body.type === type && body.data?.id === orderId;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Registers the endpoints, causes an order's events, waits for the deliveries, then disables the endpoints and stops the receiver. */
+async function observe(s: ScenarioRun): Promise<Observation> {
+  const receiver = await startWebhookReceiver();
+  const registered: { spec: (typeof ENDPOINTS)[number]; endpoint: WebhookEndpoint }[] = [];
+  try {
+    for (const spec of ENDPOINTS) {
+      const endpoint = await s.adapter('createWebhookEndpoint')({ url: receiver.urlFor(spec.name), events: [...spec.events] });
+      s.secret(endpoint.secret, `WEBHOOK_SECRET_${spec.name.toUpperCase()}`);
+      registered.push({ spec, endpoint });
+    }
+    for (const { spec, endpoint } of registered) if (!spec.enabled) await s.adapter('setWebhookEndpointEnabled')(endpoint.id, false);
+    const order = await s.adapter('createOrder')({});
+    const orderId = String(order.id);
+    const completed = await s.adapter('completeOrder')(orderId);
+    if (order.status === 'pending' && completed.status === 'paid') s.transition('order', 'pending', 'paid');
+    await receiver.waitFor(() => ofOrder(receiver.receivedBy('subscribed'), orderId, 'order.created') && ofOrder(receiver.receivedBy('subscribed'), orderId, 'order.paid') && ofOrder(receiver.receivedBy('updates'), orderId, 'order.updated'), DELIVERY_WAIT_MS);
+    await suite.adapter?.settleDeliveries?.(SILENCE_WAIT_MS);
+    await sleep(SILENCE_WAIT_MS);
+    return {
+      orderId,
+      endpoints: registered.map(({ spec, endpoint }) => ({ name: spec.name, secret: endpoint.secret, events: [...spec.events], enabled: spec.enabled, received: receiver.receivedBy(spec.name) })),
+      steps: [...s.steps],
+    };
+  } finally {
+    // Leave nothing that would keep delivering to a receiver that is gone.
+    for (const { endpoint } of registered) await suite.adapter?.setWebhookEndpointEnabled?.(endpoint.id, false).catch(() => undefined);
+    await receiver.close();
+  }
+}
+
+/** The shared observation: made by whichever scenario runs first. */
+async function observed(s: ScenarioRun): Promise<Observation> {
+  const first = observation === undefined;
+  observation ??= observe(s);
+  const result = await observation;
+  if (!first) s.steps.push(...result.steps);
+  return result;
+}
+
+defineScenario(suite, 'webhook_signed', async (s) => {
+  const { endpoints } = await observed(s);
+  const deliveries = endpoints.reduce((sum, e) => sum + e.received.length, 0);
+  s.check(deliveries > 0, { kind: 'no_webhook_delivered', title: 'No webhook delivery arrived', message: `No endpoint received anything within ${DELIVERY_WAIT_MS} ms of an order's creation and completion, so no signature could be verified.`, expected: 'deliveries', actual: 0 });
+  for (const finding of signatureFindings(endpoints)) s.fail(finding);
+});
+
+defineScenario(suite, 'webhook_subscribed_only', async (s) => {
+  const { endpoints, orderId } = await observed(s);
+  for (const finding of subscriptionFindings(endpoints, orderId, CAUSED)) s.fail(finding);
+});

@@ -1,0 +1,109 @@
+// The pure judgements of the stateful scenarios: order events, webhook deliveries, anonymization
+// and benefit sets; each with passing cases and failing ones of the exact kind.
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, test } from 'vitest';
+import { benefitIdsOf, isExactly, sameSet } from '../../../checks/stateful/benefit-sets.js';
+import { anonymizationFindings } from '../../../checks/stateful/customer-deletion.js';
+import { newEvents, orderEventFindings } from '../../../checks/stateful/order-events.js';
+import { envelopeOf, signatureFindings, subscriptionFindings, type EndpointDeliveries } from '../../../checks/stateful/webhook-deliveries.js';
+import type { TargetEvent } from '../../../harness/adapter.js';
+import type { ReceivedRequest } from '../../../harness/webhook-receiver.js';
+
+const ORDER = '0b7f3c1e-5a2d-4c8e-9f10-2b3c4d5e6f70';
+const event = (id: string, type: string, data: Record<string, unknown> = { id: ORDER }): TargetEvent => ({ id, type, timestamp: '2026-06-01T12:00:00Z', data });
+const kinds = (findings: { kind: string }[]) => findings.map((f) => f.kind);
+
+describe('orderEventFindings', () => {
+  const created = event('e1', 'order.created', { id: ORDER, status: 'pending', paid: false });
+  const updated = event('e2', 'order.updated', { id: ORDER, status: 'paid', paid: true });
+  const paid = event('e3', 'order.paid', { id: ORDER, status: 'paid', paid: true });
+  const other = event('e0', 'order.paid', { id: 'another-order' });
+
+  test.each<[string, TargetEvent[], TargetEvent[], string[]]>([
+    ['created, then updated and paid', [other, created], [other, created, updated, paid], []],
+    ['events without ids (by position)', [{ ...created, id: undefined } as TargetEvent], [{ ...created, id: undefined } as TargetEvent, { ...updated, id: undefined } as TargetEvent, { ...paid, id: undefined } as TargetEvent], []],
+    ['no order.created', [], [updated, paid], ['order_created_not_emitted']],
+    ['order.paid while pending', [created, paid], [created, paid, updated], ['order_paid_before_paid', 'order_paid_not_emitted']],
+    ['no order.paid (event_skipped)', [created], [created, updated], ['order_paid_not_emitted']],
+    ['no order.updated', [created], [created, paid], ['order_updated_not_emitted']],
+    ['order.paid of an unpaid order', [created], [created, updated, event('e3', 'order.paid', { id: ORDER, status: 'pending', paid: false })], ['order_paid_data_not_paid']],
+  ])('%s', (_name, before, after, expected) => {
+    expect(kinds(orderEventFindings(ORDER, before, after))).toEqual(expected);
+  });
+
+  test('newEvents: by id when every event has one, else by position', () => {
+    expect(newEvents([created], [updated, created, paid]).map((e) => e.id)).toEqual(['e2', 'e3']);
+    expect(newEvents([{ type: 'a', timestamp: '', data: {} }], [{ type: 'a', timestamp: '', data: {} }, { type: 'b', timestamp: '', data: {} }]).map((e) => e.type)).toEqual(['b']);
+  });
+});
+
+describe('webhook deliveries', () => {
+  const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+  const other = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+  let n = 0;
+  /** A delivery as the receiver records it, signed with `key` (Standard Webhooks). */
+  function delivery(type: string, timestamp = '2026-06-01T12:00:00Z', key: string | null = secret, id = ORDER): ReceivedRequest {
+    const body = JSON.stringify({ type, timestamp, data: { id, status: 'paid' } });
+    const messageId = `msg_${n++}`;
+    const at = new Date();
+    const headers: Record<string, string> = { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
+    if (key) headers['webhook-signature'] = new Webhook(key).sign(messageId, at, body);
+    return { method: 'POST', path: '/hooks/x', headers, body, receivedAt: Date.now() };
+  }
+  const endpoint = (name: string, events: string[], received: ReceivedRequest[], enabled = true): EndpointDeliveries => ({ name, secret, events, enabled, received });
+  const CAUSED = ['order.created', 'order.updated', 'order.paid'];
+
+  test('envelopeOf accepts {type, timestamp, data} only', () => {
+    expect(envelopeOf('{"type":"order.paid","timestamp":"2026-06-01T12:00:00Z","data":{}}')).toMatchObject({ type: 'order.paid' });
+    for (const body of ['not json', '[]', '{"type":"x","timestamp":"yesterday","data":{}}', '{"type":"x","timestamp":"2026-06-01T12:00:00Z","data":[]}', '{"timestamp":"2026-06-01T12:00:00Z","data":{}}']) expect(envelopeOf(body)).toBeUndefined();
+  });
+
+  test.each<[string, ReceivedRequest[], string[]]>([
+    ['signed deliveries', [delivery('order.created'), delivery('order.paid')], []],
+    ['an unsigned delivery', [delivery('order.created', undefined, null)], ['webhook_signature_invalid']],
+    ['a delivery signed with another key', [delivery('order.created', undefined, other)], ['webhook_signature_invalid']],
+    ['a body that is no envelope', [{ ...delivery('order.created'), body: '{"hello":1}' }], ['webhook_envelope_malformed', 'webhook_signature_invalid']],
+  ])('signatureFindings: %s', (_name, received, expected) => {
+    expect(kinds(signatureFindings([endpoint('subscribed', CAUSED, received)]))).toEqual(expected);
+  });
+
+  test.each<[string, EndpointDeliveries[], string[]]>([
+    ['each event at its subscribers only', [endpoint('subscribed', ['order.created', 'order.paid'], [delivery('order.created'), delivery('order.paid', '2026-06-01T12:00:01Z')]), endpoint('updates', ['order.updated'], [delivery('order.updated')]), endpoint('disabled', CAUSED, [], false)], []],
+    ['a disabled endpoint delivered to', [endpoint('disabled', CAUSED, [delivery('order.created')], false)], ['disabled_endpoint_delivered']],
+    ['an unsubscribed kind delivered', [endpoint('updates', ['order.updated'], [delivery('order.updated'), delivery('checkout.created')])], ['unsubscribed_event_delivered']],
+    ['a subscribed event missing', [endpoint('subscribed', ['order.created', 'order.paid'], [delivery('order.created')])], ['subscribed_event_not_delivered']],
+    ["another order's event does not count", [endpoint('updates', ['order.updated'], [delivery('order.updated', undefined, secret, 'another-order')])], ['subscribed_event_not_delivered']],
+    ['order.paid stamped before order.created', [endpoint('subscribed', ['order.created', 'order.paid'], [delivery('order.paid', '2026-06-01T11:00:00Z'), delivery('order.created', '2026-06-01T12:00:00Z')])], ['order_paid_before_created']],
+  ])('subscriptionFindings: %s', (_name, endpoints, expected) => {
+    expect(kinds(subscriptionFindings(endpoints, ORDER, CAUSED))).toEqual(expected);
+  });
+});
+
+describe('anonymizationFindings', () => {
+  const before = { id: 'c1', email: 'ada@example.com', name: 'Ada', billing_name: null, billing_address: { country: 'FR' }, tax_id: null };
+  test.each<[string, Record<string, unknown>, string[]]>([
+    ['every personal field replaced or removed', { id: 'c1', email: 'x@anonymized.invalid', name: null, billing_name: null, billing_address: null, tax_id: null }, []],
+    ['the email kept', { ...before, name: null, billing_address: null }, ['personal_data_kept']],
+    ['the address kept (compared as JSON)', { ...before, email: 'x@y.invalid', name: null, billing_address: { country: 'FR' } }, ['personal_data_kept']],
+    ['fields empty before are not judged', { id: 'c1', email: 'x@y.invalid', name: 'Someone', billing_name: null, billing_address: null, tax_id: null }, []],
+  ])('%s', (_name, after, expected) => {
+    expect(kinds(anonymizationFindings(before, after))).toEqual(expected);
+  });
+});
+
+describe('benefit sets', () => {
+  test.each<[string, string[], string[], boolean, boolean]>([
+    ['same ids, other order and case', ['A', 'b'], ['b', 'a'], true, true],
+    ['a duplicate in the product', ['a', 'b', 'a'], ['a', 'b'], true, false],
+    ['one missing', ['a'], ['a', 'b'], false, false],
+    ['one more', ['a', 'b', 'c'], ['a', 'b'], false, false],
+  ])('%s', (_name, ids, wanted, same, exactly) => {
+    expect(sameSet(ids, wanted)).toBe(same);
+    expect(isExactly(ids, wanted)).toBe(exactly);
+  });
+
+  test('benefitIdsOf reads the ids of a product, lower-cased, and [] without benefits', () => {
+    expect(benefitIdsOf({ benefits: [{ id: 'AB' }, { id: 'cd' }, { nope: 1 }] })).toEqual(['ab', 'cd']);
+    expect(benefitIdsOf({})).toEqual([]);
+  });
+});
