@@ -56,7 +56,7 @@ program
   .option('--operations <ids>', 'operationIds to run, comma-separated', list)
   .option('--seed <n>', 'seed of the property runs (printed on every run)', integer('--seed', 0))
   .option('--runs <n>', 'generated cases per operation and check', integer('--runs', 1), 50)
-  .option('--rate <n>', 'requests per second to the target (default 80 for non-loopback targets, 0 = no pacing)', integer('--rate', 0))
+  .option('--rate <n>', 'requests per second to a remote target (default 80, 0 = no pacing)', integer('--rate', 0))
   .option('--read-only', 'send no request that may change state')
   .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
   .option('--reporter <names>', 'console, json, junit, html (comma-separated or repeated)', list)

@@ -11,7 +11,7 @@ import type { Role } from './types.js';
 /** Roles a target may provide, in the order they are documented. */
 export const ROLES: readonly Role[] = ['admin', 'reader', 'no_scope', 'other_org', 'customer_session', 'member_session', 'oauth_client'];
 
-/** Requests per second the harness sends to a non-loopback target by default (the API allows 100). */
+/** Requests per second the harness sends to a remote target by default (the API allows 100). */
 export const DEFAULT_REMOTE_RATE = 80;
 /** Timeout of every request by default, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -24,7 +24,7 @@ export interface ConfigFile {
   roles?: Partial<Record<Role, { tokenEnv: string }>>;
   /** Ids of fixtures that exist on the target. */
   fixtures?: Record<string, string>;
-  /** Pacing; null for none. Default 80 for non-loopback targets, none for loopback. */
+  /** Pacing; null for none. Default 80 for every remote target (the embedded reference is not paced). */
   requestsPerSecond?: number | null;
   timeoutMs?: number;
   readOnly?: boolean;
@@ -86,7 +86,8 @@ export interface RemoteTargetOptions {
 /**
  * Builds a remote target: credentials from the environment variables the config names (or
  * `CONFORMANCE_<ROLE>_TOKEN` when it names none; roles whose variable is unset are left out),
- * pacing at 80 requests per second unless the host is loopback.
+ * pacing at 80 requests per second (loopback too: a local `conformance serve` enforces the API's
+ * rate limit) unless `rate` or the config says otherwise.
  * @throws HarnessError CNF_ERR_CONFIG_INVALID for a URL that is not http(s);
  *   CNF_ERR_SECRET_MISSING when a variable the config names is not set
  */
@@ -114,7 +115,8 @@ export function resolveRemoteTarget(options: RemoteTargetOptions): Target {
     kind: 'remote',
     roles,
     fixtures: options.config?.fixtures ?? {},
-    requestsPerSecond: configured !== undefined ? configured : isLoopback(url) ? null : DEFAULT_REMOTE_RATE,
+    // Loopback targets are paced too: `conformance serve` enforces the API's rate limit by default.
+    requestsPerSecond: configured !== undefined ? configured : DEFAULT_REMOTE_RATE,
     timeoutMs: options.timeoutMs ?? options.config?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     readOnly: options.readOnly ?? options.config?.readOnly ?? false,
   };
