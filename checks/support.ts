@@ -4,8 +4,9 @@
  */
 import type { Exchange, QueryValues } from '../harness/types.js';
 
-/** Default page size and its maximum (section Limits). */
+/** Default page size, in items (section Limits). */
 export const DEFAULT_LIMIT = 10;
+/** Largest page size a list may yield, in items (section Limits). */
 export const MAX_LIMIT = 100;
 
 /** A paginated list body (section Conventions), when the exchange has one. */
