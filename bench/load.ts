@@ -1,15 +1,36 @@
 /**
- * The two measurements of the benchmark: throughput under concurrent load (autocannon) and the
- * latency of one request at a time (undici, one kept-alive connection).
+ * The two measurements of the benchmark: throughput under concurrent load and the latency of one
+ * request at a time (undici, one kept-alive connection).
+ *
+ * Load comes from wrk (Debian's `wrk` package) when it is on the PATH, else from autocannon. On
+ * two cores the load generator shares the machine with the server it measures: autocannon, itself
+ * a Node process, needs a core to send 5,000 requests per second, so it measures its own limit as
+ * much as the server's; wrk, in C, needs a fraction of that. Both servers of a comparison are
+ * measured with the same generator.
  */
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Client } from 'undici';
+
+const run = promisify(execFile);
+
+/** The load generator {@link measureLoad} uses: `wrk` when installed, else `autocannon`. */
+export function loadGenerator(): 'wrk' | 'autocannon' {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return 'wrk';
+  } catch (error) {
+    // wrk prints its version and exits 1; only a missing binary is ENOENT.
+    return (error as { code?: string }).code === 'ENOENT' ? 'autocannon' : 'wrk';
+  }
+}
 
 /** What a load run measured. */
 export interface LoadResult {
   /** Mean requests per second. */
   rps: number;
-  /** Latency percentiles in milliseconds (autocannon's resolution: 1 ms). */
+  /** Latency percentiles in milliseconds (wrk: microsecond resolution; autocannon: 1 ms). */
   p50: number;
   p99: number;
   /** Mean response size, in bytes. */
@@ -19,13 +40,57 @@ export interface LoadResult {
 }
 
 /**
- * Runs autocannon against one URL: `warmUpS` seconds unmeasured, then `durationS` seconds measured.
+ * Loads one URL with {@link loadGenerator}: `warmUpS` seconds unmeasured, then `durationS` seconds
+ * measured, `connections` kept-alive connections, one request at a time on each.
  * @param headers sent with every request
+ * @throws Error when wrk fails or prints what {@link parseWrk} cannot read
  */
 export async function measureLoad(url: string, headers: Record<string, string>, connections: number, warmUpS: number, durationS: number): Promise<LoadResult> {
-  const run = (duration: number) => autocannon({ url, headers, connections, duration, pipelining: 1 });
-  if (warmUpS > 0) await run(warmUpS);
-  const result = await run(durationS);
+  return loadGenerator() === 'wrk' ? measureWithWrk(url, headers, connections, warmUpS, durationS) : measureWithAutocannon(url, headers, connections, warmUpS, durationS);
+}
+
+async function measureWithWrk(url: string, headers: Record<string, string>, connections: number, warmUpS: number, durationS: number): Promise<LoadResult> {
+  const args = (duration: number) => ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]), url];
+  if (warmUpS > 0) await run('wrk', args(warmUpS));
+  const { stdout } = await run('wrk', args(durationS));
+  return parseWrk(stdout);
+}
+
+const SIZE_UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 };
+const TIME_UNITS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+/**
+ * Reads wrk's report (`--latency`): requests and bytes read, the 50% and 99% latencies, non-2xx
+ * responses and socket errors.
+ * @throws Error when a figure is missing
+ */
+export function parseWrk(report: string): LoadResult {
+  const totals = /(\d+) requests in ([\d.]+)(us|ms|s|m), ([\d.]+)(B|KB|MB|GB|TB) read/.exec(report);
+  const percentile = (p: string) => {
+    const found = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(report);
+    if (!found) throw new Error(`wrk printed no ${p}% latency:\n${report}`);
+    return Number(found[1]) * TIME_UNITS[found[2]!]!;
+  };
+  if (!totals) throw new Error(`wrk printed no totals:\n${report}`);
+  const requests = Number(totals[1]);
+  const seconds = (Number(totals[2]) * TIME_UNITS[totals[3]!]!) / 1000;
+  const bytes = Number(totals[4]) * SIZE_UNITS[totals[5]!]!;
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(report)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(report);
+  const errors = socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+  return {
+    rps: requests / seconds,
+    p50: percentile('50'),
+    p99: percentile('99'),
+    bytesPerResponse: requests > 0 ? bytes / requests : 0,
+    failures: non2xx + errors,
+  };
+}
+
+async function measureWithAutocannon(url: string, headers: Record<string, string>, connections: number, warmUpS: number, durationS: number): Promise<LoadResult> {
+  const load = (duration: number) => autocannon({ url, headers, connections, duration, pipelining: 1 });
+  if (warmUpS > 0) await load(warmUpS);
+  const result = await load(durationS);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,

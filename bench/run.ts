@@ -3,7 +3,7 @@
  * run, on 127.0.0.1 only, in about a minute and a half:
  * 1. first response after process start (spawn, poll until the first 200) of both;
  * 2. requests per second and p50 / p99 latency of both on two list operations at 10 and 50
- *    connections (autocannon, 1 s warm-up, 3 s measured), and the ratios;
+ *    connections (wrk when installed, else autocannon; 1 s warm-up, 3 s measured), and the ratios;
  * 3. median list latency of an in-process reference holding 1,000 products, and of another
  *    holding 100,000, and what keeping the indexes costs per insert and update at that size.
  * Prints the figures and PASS/FAIL against each quality bar; exits 1 when a bar fails, 2 when the
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app.js';
 import { growProducts } from './fill-store.js';
-import { latencies, measureLoad, median, type LoadResult } from './load.js';
+import { latencies, loadGenerator, measureLoad, median, type LoadResult } from './load.js';
 import { freePort, startServer, stopServer, type ServerProcess } from './processes.js';
 
 /** The quality bars of shared/design.md. */
@@ -35,6 +35,7 @@ export const THROUGHPUT_PATHS = ['/v1/products/?limit=10', '/v1/subscriptions/?l
 /** The list requests of the scaling measurement. */
 export const SCALING_PATHS = ['/v1/products/?limit=10', '/v1/products/?sorting=name&visibility=public&limit=10'] as const;
 const CONNECTIONS = [10, 50] as const;
+const STARTS = 3;
 const WARM_UP_S = 1;
 const DURATION_S = 3;
 const DEADLINE_MS = 180_000;
@@ -76,22 +77,37 @@ async function main(): Promise<void> {
   // 1. First response after process start.
   const servers: ServerProcess[] = [];
   try {
-    const referencePort = await freePort();
-    const referenceServer = await startServer('reference', process.execPath, ['bin/conformance.js', 'serve', '--port', String(referencePort), '--rate-limit', 'off'], referencePort, '/v1/products/?limit=1', headers, 30_000);
-    servers.push(referenceServer);
-    const prismPort = await freePort();
-    const prism = await startServer('prism', process.execPath, ['node_modules/@stoplight/prism-cli/dist/index.js', 'mock', '--host', '127.0.0.1', '--port', String(prismPort), 'spec/openapi.yaml'], prismPort, '/v1/products/?limit=1', headers, 60_000);
-    servers.push(prism);
-    out('First response after process start (spawn to first 200 of GET /v1/products/?limit=1)');
-    out(`  reference (node bin/conformance.js serve --rate-limit off)  ${whole(referenceServer.firstResponseMs)} ms`);
-    out(`  Prism (prism mock spec/openapi.yaml)                        ${whole(prism.firstResponseMs)} ms`);
+    // Each server is started STARTS times (the last one kept for part 2) and the median is shown: the
+    // first start of a fresh checkout also fills caches (V8's code cache, the validated spec) that
+    // every later start of a developer's day reads.
+    const starts = async (name: string, args: (port: number) => string[], timeoutMs: number) => {
+      const times: number[] = [];
+      let server: ServerProcess | undefined;
+      for (let i = 0; i < STARTS; i++) {
+        if (server) await stopServer(server);
+        const port = await freePort();
+        server = await startServer(name, process.execPath, args(port), port, '/v1/products/?limit=1', headers, timeoutMs);
+        servers.push(server);
+        times.push(server.firstResponseMs);
+      }
+      return { server: server!, times, median: median(times) };
+    };
+    const referenceStarts = await starts('reference', (port) => ['bin/conformance.js', 'serve', '--port', String(port), '--rate-limit', 'off'], 30_000);
+    const referenceServer = referenceStarts.server;
+    const prismStarts = await starts('prism', (port) => ['node_modules/@stoplight/prism-cli/dist/index.js', 'mock', '--host', '127.0.0.1', '--port', String(port), 'spec/openapi.yaml'], 60_000);
+    const prism = prismStarts.server;
+    const shown = (times: number[]) => times.map((t) => whole(t)).join(', ');
+    out(`First response after process start (spawn to first 200 of GET /v1/products/?limit=1; median of ${STARTS} starts)`);
+    out(`  reference (node bin/conformance.js serve --rate-limit off)  ${whole(referenceStarts.median)} ms  (${shown(referenceStarts.times)})`);
+    out(`  Prism (prism mock spec/openapi.yaml)                        ${whole(prismStarts.median)} ms  (${shown(prismStarts.times)})`);
     out();
-    judge(referenceServer.firstResponseMs <= BARS.maxFirstResponseMs, `reference first response ${whole(referenceServer.firstResponseMs)} ms <= ${BARS.maxFirstResponseMs} ms`);
+    judge(referenceStarts.median <= BARS.maxFirstResponseMs, `reference first response ${whole(referenceStarts.median)} ms <= ${BARS.maxFirstResponseMs} ms`);
 
     // 2. Throughput, side by side.
-    out(`Throughput (autocannon, ${WARM_UP_S} s warm-up then ${DURATION_S} s measured, admin token; latencies in ms at 1 ms resolution)`);
+    const generator = loadGenerator();
+    out(`Throughput (${generator === 'wrk' ? 'wrk, one thread' : 'autocannon (install Debian\'s wrk for a load generator that does not need a core of its own)'}, ${WARM_UP_S} s warm-up then ${DURATION_S} s measured, admin token; latencies in ms)`);
     const header = ['request', 'conns', 'ref req/s', 'p50', 'p99', 'KB/resp', 'Prism req/s', 'p50', 'p99', 'KB/resp', 'req/s ratio', 'bytes/s ratio'];
-    const widths = [32, 5, 10, 4, 4, 8, 11, 4, 4, 8, 11, 13];
+    const widths = [32, 5, 10, 6, 6, 8, 11, 6, 6, 8, 11, 13];
     const row = (cells: string[]) => out(cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
     row(header);
     for (const requestPath of THROUGHPUT_PATHS) {
@@ -99,11 +115,11 @@ async function main(): Promise<void> {
         const ref = await measureLoad(`${referenceServer.url}${requestPath}`, headers, connections, WARM_UP_S, DURATION_S);
         const mock = await measureLoad(`${prism.url}${requestPath}`, headers, connections, WARM_UP_S, DURATION_S);
         const ratio = ref.rps / mock.rps;
-        const cells = (result: LoadResult) => [whole(result.rps), String(result.p50), String(result.p99), kb(result.bytesPerResponse)];
+        const cells = (result: LoadResult) => [whole(result.rps), ms(result.p50), ms(result.p99), kb(result.bytesPerResponse)];
         const bytesRatio = (ref.rps * ref.bytesPerResponse) / (mock.rps * mock.bytesPerResponse);
         row([`GET ${requestPath}`, String(connections), ...cells(ref), ...cells(mock), `${ratio.toFixed(1)}x`, `${bytesRatio.toFixed(0)}x`]);
         judge(ratio >= BARS.minThroughputRatio, `GET ${requestPath} at ${connections} connections: reference ${ratio.toFixed(1)}x Prism's requests per second (bar >= ${BARS.minThroughputRatio}x)`);
-        if (connections === 50) judge(ref.p99 < BARS.maxP99Ms, `GET ${requestPath} at 50 connections: reference p99 ${ref.p99} ms < ${BARS.maxP99Ms} ms`);
+        if (connections === 50) judge(ref.p99 < BARS.maxP99Ms, `GET ${requestPath} at 50 connections: reference p99 ${ms(ref.p99)} ms < ${BARS.maxP99Ms} ms`);
         if (ref.failures > 0 || mock.failures > 0) judge(false, `GET ${requestPath} at ${connections} connections: non-2xx or failed requests (reference ${ref.failures}, Prism ${mock.failures})`);
       }
     }

@@ -102,7 +102,10 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 // built by `html` or `raw` here, so text from the target can only ever become text.
 
 class Html {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
 }
 
 type Fragment = Html | string | number | boolean | null | undefined | readonly Fragment[];

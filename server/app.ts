@@ -24,6 +24,7 @@ import { createStatePersister, readStateFile, removeStrayTempFiles, restoreStore
 import { registerRateLimit, resolveRateLimit, type RateLimitOption, type RateLimitSettings } from './rate-limit.js';
 import { errorReply, validationReply, type Reply, type ValidationEntry } from './replies.js';
 import { receivePart } from './resources/files/uploads.js';
+import { ResponseCache } from './response-cache.js';
 import { serveOrderDocument } from './resources/orders/documents.js';
 import { clearStore, createStore, type Store } from './store.js';
 import { compilePathParser, compileQueryParser, parseQueryString, type RawQuery } from './validation.js';
@@ -61,6 +62,11 @@ export interface BuildAppOptions {
   stateFile?: string;
   /** Milliseconds from a change to the state file write (default 200). */
   stateSaveDelayMs?: number;
+  /**
+   * Keep the answers of paginated lists as bytes until the store changes (default true; off while
+   * any fault is on). @see server/response-cache.ts
+   */
+  responseCache?: boolean;
 }
 
 /** What a server was started with, for the banner and for callers. */
@@ -140,6 +146,8 @@ interface IncomingRequest {
   params: Record<string, string>;
   body: unknown;
   baseUrl: string;
+  /** Path and query string as sent. */
+  url: string;
 }
 
 /** The demo state of a seeding: the data and the tokens. */
@@ -288,13 +296,23 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   });
 
   let requestNumber = 0;
+  // Faults may make a list answer differ from one request to the next (pages_overlap); with any on, nothing is kept.
+  const responses = options.responseCache !== false && faults.size === 0 ? new ResponseCache(store) : undefined;
   const serveOperation = (operation: Operation) => {
     const handler = HANDLERS[operation.operationId];
-    const parsePath = compilePathParser(operation.parameters);
-    const parseQuery = compileQueryParser(operation.parameters, faults.has('limit_unbounded') ? { ignoreMaximum: ['limit'] } : {});
-    const parseBody = compileBodyParser(operation);
+    // Compiled on the operation's first request, so that a start does not wait for twenty operations' validators.
+    let parsers: { parsePath: ReturnType<typeof compilePathParser>; parseQuery: ReturnType<typeof compileQueryParser>; parseBody: ReturnType<typeof compileBodyParser> } | undefined;
+    const parsersOf = () => (parsers ??= {
+      parsePath: compilePathParser(operation.parameters),
+      parseQuery: compileQueryParser(operation.parameters, faults.has('limit_unbounded') ? { ignoreMaximum: ['limit'] } : {}),
+      parseBody: compileBodyParser(operation),
+    });
+    const cache = operation.method === 'GET' && operation.paginated ? responses : undefined;
     return async (request: IncomingRequest): Promise<Reply> => {
       if (!handler) return errorReply(501, `The reference server has no handler for ${operation.operationId}.`);
+      const cacheKey = cache && ResponseCache.key(request.authorization, request.baseUrl, request.url);
+      const kept = cacheKey === undefined ? undefined : cache!.get(cacheKey);
+      if (kept) return kept;
       let principal: Principal | undefined;
       if (operation.security.length > 0) {
         const header = request.authorization ?? (faults.has('missing_auth_accepted') ? `Bearer ${seeding.tokens.admin}` : undefined);
@@ -311,13 +329,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
       if (faults.has('server_error_on_bad_limit') && request.query.limit !== undefined && !/^\d+$/.test(String(request.query.limit))) {
         throw new Error(`limit ${String(request.query.limit)} is not a number`);
       }
+      const { parsePath, parseQuery, parseBody } = parsersOf();
       const path = parsePath(request.params);
       const query = parseQuery(request.query);
       const body = parseBody ? parseBody(request.body) : ({ ok: true, value: undefined } as const);
       if (!body.ok && 'reply' in body) return body.reply;
       const entries: ValidationEntry[] = [...(path.ok ? [] : path.errors), ...(query.ok ? [] : query.errors), ...(body.ok ? [] : body.entries)];
       if (entries.length > 0 || !path.ok || !query.ok || !body.ok) return validationReply(entries);
-      return handler({
+      const answer = await handler({
         store,
         apiVersion,
         faults,
@@ -329,6 +348,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
         baseUrl: request.baseUrl,
         keys,
       });
+      if (cacheKey === undefined) return answer;
+      return cache!.set(cacheKey, answer, (principal as { expiresAtMs?: number } | undefined)?.expiresAtMs ?? Number.POSITIVE_INFINITY);
     };
   };
 
@@ -346,6 +367,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
             params: request.params as Record<string, string>,
             body: request.body,
             baseUrl: `${request.protocol}://${request.host}`,
+            url: request.url,
           });
           return send(reply, answer, plainText && answer.status === 200);
         },

@@ -18,20 +18,28 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 /** A JSON body that could not be parsed (syntax error, forbidden `__proto__`, too deep). */
 export class InvalidJsonBody {
-  constructor(readonly message: string) {}
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
 }
 
 /** A body of a media type no parser reads; kept so that validation can name the type. */
 export class UnreadBody {
-  constructor(readonly contentType: string) {}
+  readonly contentType: string;
+  constructor(contentType: string) {
+    this.contentType = contentType;
+  }
 }
 
 /** A form-encoded body: the last value of each field and the names of repeated fields. @see RFC 6749 section 3.2 */
 export class FormBody {
-  constructor(
-    readonly fields: Record<string, string>,
-    readonly repeated: string[],
-  ) {}
+  readonly fields: Record<string, string>;
+  readonly repeated: string[];
+  constructor(fields: Record<string, string>, repeated: string[]) {
+    this.fields = fields;
+    this.repeated = repeated;
+  }
 }
 
 /** The media type whose bodies {@link parseFormBody} reads. */

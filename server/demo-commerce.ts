@@ -7,9 +7,8 @@
  * @see shared/design.md, Reference server (Demo data)
  */
 import { createHash } from 'node:crypto';
-import { Faker, base, en } from '@faker-js/faker';
 import type { DemoPortalIdentity } from './auth.js';
-import { DEMO_NOW_MICROS, Draw } from './demo-draw.js';
+import { DEMO_NOW_MICROS, Draw, seededFaker } from './demo-draw.js';
 import { draftOrder, nextInvoiceNumber } from './resources/orders/create.js';
 import type {
   CustomerRecord,
@@ -427,8 +426,7 @@ export function seedCommerce(
   portalCustomerId: string,
   sizes: { a: CommerceSizes; b: CommerceSizes } = { a: COMMERCE_A_SIZES, b: COMMERCE_B_SIZES },
 ): CommerceData {
-  const f = new Faker({ locale: [en, base] });
-  f.seed([store.seed, 2]);
+  const f = seededFaker([store.seed, 2]);
   const d = new Draw(f);
   const a = populateCommerce(d, store, organizations.a, sizes.a, 'a', portalCustomerId);
   const b = populateCommerce(d, store, organizations.b, sizes.b, 'b', undefined);

@@ -10,7 +10,6 @@
  * from a faker of its own, so that it never shifts the ids of this one.
  * @see shared/design.md, Reference server (Demo data)
  */
-import { Faker, base, en } from '@faker-js/faker';
 import { sortAmount } from './resources/products/list.js';
 import type {
   BenefitRecord,
@@ -34,7 +33,7 @@ import type {
 } from './store.js';
 import type { DemoPortalIdentity } from './auth.js';
 import { seedCommerce, type CommerceData } from './demo-commerce.js';
-import { DEMO_NOW_MICROS, Draw } from './demo-draw.js';
+import { DEMO_NOW_MICROS, Draw, seededFaker } from './demo-draw.js';
 import { formatTimestamp, MICROS_PER_DAY } from './timestamps.js';
 
 /** The instant the demo data is "now" (see demo-draw.ts), re-exported where it always was. */
@@ -587,8 +586,7 @@ function fixturesOf(store: Store, a: string, b: string): Record<string, string> 
  * @returns the organization ids, the demo user and the fixture ids
  */
 export function seedDemoData(store: Store, sizes: { a: OrganizationSizes; b: OrganizationSizes } = { a: ORGANIZATION_A_SIZES, b: ORGANIZATION_B_SIZES }): DemoData {
-  const f = new Faker({ locale: [en, base] });
-  f.seed(store.seed);
+  const f = seededFaker(store.seed);
   const d = new Draw(f);
   const a = organization(d, store).id;
   const b = organization(d, store).id;

@@ -131,8 +131,10 @@ interface Candidates<T> extends Iterable<T> {
 /** The union of sets that share no record (the sets of one single-valued index), without copying them. */
 class DisjointUnion<T> implements Candidates<T> {
   readonly size: number;
+  private readonly sets: readonly ReadonlySet<T>[];
 
-  constructor(private readonly sets: readonly ReadonlySet<T>[]) {
+  constructor(sets: readonly ReadonlySet<T>[]) {
+    this.sets = sets;
     this.size = sets.reduce((total, set) => total + set.size, 0);
   }
 

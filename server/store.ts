@@ -566,10 +566,12 @@ export class Collection<T extends BaseRecord> {
    * @param indexKeys secondary index name to the values a record is filed under
    * @param changes the change counter shared by the collections of one store
    */
-  constructor(
-    private readonly indexKeys: IndexKeys<T> = {},
-    readonly changes: ChangeCounter = new ChangeCounter(),
-  ) {
+  private readonly indexKeys: IndexKeys<T>;
+  readonly changes: ChangeCounter;
+
+  constructor(indexKeys: IndexKeys<T> = {}, changes: ChangeCounter = new ChangeCounter()) {
+    this.indexKeys = indexKeys;
+    this.changes = changes;
     for (const name of Object.keys(indexKeys)) this.indexes.set(name, new Map());
   }
 

@@ -75,7 +75,18 @@ function compileParameter(parameter: Parameter, options: QueryParserOptions): Co
     const { maximum: _ignored, ...rest } = item;
     item = rest;
   }
-  return { name: parameter.name, shape, item, validate: ajv().compile(item), defaultValue: schema.default };
+  // Compiled when the parameter is first given a value: most requests give two or three of an
+  // operation's ten parameters, and a start should not wait for the rest.
+  let validate: ValidateFunction | undefined;
+  return {
+    name: parameter.name,
+    shape,
+    item,
+    get validate() {
+      return (validate ??= ajv().compile(item));
+    },
+    defaultValue: schema.default,
+  };
 }
 
 function typeOf(schema: Schema): string | undefined {

@@ -3,14 +3,16 @@
  * and compiles ajv validators for response bodies on demand.
  * @see https://spec.openapis.org/oas/v3.1.0#openapi-object
  */
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv, type ValidateFunction, type ErrorObject } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
-import YAML from 'yaml';
 import { HarnessError } from '../harness/errors.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the function is on `.default`.
@@ -146,8 +148,61 @@ function newAjv(openapi: string): Ajv {
   return ajv;
 }
 
+/** Bump when what the cache holds changes shape. */
+const CACHE_FORMAT = 1;
+const SWAGGER_PARSER_VERSION: string = (() => {
+  try {
+    return String(createRequire(import.meta.url)('@apidevtools/swagger-parser/package.json').version);
+  } catch {
+    return 'unknown';
+  }
+})();
+
 /**
- * Reads, validates and prepares an OpenAPI 3.x document.
+ * Where validated documents are kept between processes: `$CONFORMANCE_CACHE_DIR`, else a folder of
+ * the system's temporary directory (per user). Entries are named by content hash, so they never go stale.
+ */
+export function specCacheDir(): string {
+  return process.env.CONFORMANCE_CACHE_DIR ?? path.join(os.tmpdir(), `billing-api-conformance-${os.userInfo().uid}`);
+}
+
+/** A document as validation leaves it: the parsed text (for ajv's `$ref`s) and its dereferenced copy. */
+interface Prepared {
+  parsed: Schema;
+  dereferenced: Schema;
+}
+
+function cacheFile(text: string): string {
+  const key = createHash('sha256').update(`${CACHE_FORMAT}\0${SWAGGER_PARSER_VERSION}\0${text}`).digest('hex');
+  return path.join(specCacheDir(), `spec-${key.slice(0, 32)}.v8`);
+}
+
+/** A document validated before, from the cache; undefined when not there or unreadable. */
+async function readPrepared(file: string): Promise<Prepared | undefined> {
+  try {
+    const value = v8.deserialize(await readFile(file)) as Prepared;
+    return value && typeof value.parsed === 'object' && typeof value.dereferenced === 'object' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps a validated document for the next process (v8 serialization keeps the shared and circular references of dereferencing); failures are ignored. */
+async function writePrepared(file: string, prepared: Prepared): Promise<void> {
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temp, v8.serialize(prepared));
+    await rename(temp, file);
+  } catch {
+    // A read-only or full disk only costs the next start its validation.
+  }
+}
+
+/**
+ * Reads, validates and prepares an OpenAPI 3.x document. A document is validated once per content:
+ * the validated and dereferenced document is kept in {@link specCacheDir} (invalid documents never
+ * are), which makes the next load of the same text a few milliseconds instead of half a second.
  * @param file path to a YAML or JSON document
  * @throws HarnessError CNF_ERR_SPEC_INVALID when the file cannot be read or the document is invalid
  */
@@ -159,6 +214,21 @@ export async function loadSpec(file: string = specPath()): Promise<LoadedSpec> {
   } catch (error) {
     throw new HarnessError('CNF_ERR_SPEC_INVALID', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
   }
+  // A document with external references depends on more than its text: it is validated every time.
+  const cache = /\$ref['"]?\s*:(?!\s*['"]?#)/.test(text) ? undefined : cacheFile(text);
+  const cached = cache === undefined ? undefined : await readPrepared(cache);
+  const { parsed, dereferenced } = cached ?? (await prepare(file, text));
+  if (cache !== undefined && !cached) await writePrepared(cache, { parsed, dereferenced });
+  return prepared(absolute, file, parsed, dereferenced);
+}
+
+/**
+ * Parses and validates a document's text.
+ * @throws HarnessError CNF_ERR_SPEC_INVALID
+ */
+async function prepare(file: string, text: string): Promise<Prepared> {
+  // Imported here: a cached document needs neither the YAML parser nor the validator.
+  const [{ default: YAML }, { default: SwaggerParser }] = await Promise.all([import('yaml'), import('@apidevtools/swagger-parser')]);
   let parsed: Schema;
   try {
     parsed = YAML.parse(text, { maxAliasCount: 1000 }) as Schema;
@@ -175,10 +245,23 @@ export async function loadSpec(file: string = specPath()): Promise<LoadedSpec> {
   } catch (error) {
     throw new HarnessError('CNF_ERR_SPEC_INVALID', `${file} is not a valid OpenAPI document: ${(error as Error).message}`, { cause: error });
   }
+  return { parsed, dereferenced };
+}
 
-  const ajv = newAjv(parsed.openapi);
+/** The operations and validators of a validated document. */
+function prepared(absolute: string, file: string, parsed: Schema, dereferenced: Schema): LoadedSpec {
+
   const DOC_ID = 'openapi-document';
-  ajv.addSchema(parsed, DOC_ID);
+  // Made with the first response validated: adding the document walks all of it, which a reference
+  // server that never validates a response should not pay for at every start.
+  let ajv: Ajv | undefined;
+  const ajvOf = (): Ajv => {
+    if (!ajv) {
+      ajv = newAjv(parsed.openapi);
+      ajv.addSchema(parsed, DOC_ID);
+    }
+    return ajv;
+  };
   const validators = new Map<string, ValidateFunction | null>();
 
   const operations: Operation[] = [];
@@ -252,7 +335,7 @@ export async function loadSpec(file: string = specPath()): Promise<LoadedSpec> {
         const response = resolveObject(parsed, rawOp.value?.responses?.[statusKey], `${rawOp.pointer}/responses/${escapePointer(statusKey)}`);
         const media = response.value?.content?.[mediaType];
         validate = media?.schema
-          ? ajv.compile({ $ref: `${DOC_ID}#${response.pointer}/content/${escapePointer(mediaType)}/schema` })
+          ? ajvOf().compile({ $ref: `${DOC_ID}#${response.pointer}/content/${escapePointer(mediaType)}/schema` })
           : null;
         validators.set(key, validate);
       }

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { eventOrganization, notifyStoreChanged, onEventAppended, type MachineContext } from '../events.js';
 import { renderTimestamp } from '../render.js';
 import { nowTimestamp, type EventRecord } from '../store.js';
@@ -102,7 +102,12 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
   const retryDelayMs = Math.max(0, options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS);
   const timeoutMs = Math.max(1, options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS);
   const allowUrl = options.allowUrl ?? isLoopbackUrl;
-  const agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  // undici is loaded with the first delivery: most servers never deliver, and it costs a start 80 ms.
+  let client: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
+  const clientOf = () => (client ??= import('undici').then(({ Agent, request }) => ({
+    agent: new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
+    request,
+  })));
 
   let lanes = new Map<string, Lane>();
   let stop = new AbortController();
@@ -149,6 +154,7 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
     }
     const headers = { 'content-type': 'application/json', 'user-agent': DELIVERY_USER_AGENT, ...signDelivery(secret, event.id, new Date(), body, faults) };
     try {
+      const { agent, request } = await clientOf();
       const answer = await request(url, { method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
       await answer.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       const ok = answer.statusCode >= 200 && answer.statusCode < 300;
@@ -252,7 +258,7 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
       unsubscribe();
       cancelAll();
       await Promise.allSettled([...running]);
-      await agent.destroy().catch(() => undefined);
+      if (client) await (await client).agent.destroy().catch(() => undefined);
       settle();
     },
   };
