@@ -1,11 +1,18 @@
 /**
- * Negative request bodies: a valid body (drawn from the request body's schema with a fixed seed)
- * with one required field removed or one field of the wrong type.
+ * Negative request bodies: a valid, realistic body (drawn from the request body's schema with a
+ * fixed seed) changed by one body mutation (one required field removed, one field of the wrong
+ * type).
  * @see api-description.md, Errors (422: request fails validation)
  */
 import fc from 'fast-check';
 import type { Operation, Schema } from '../../spec/load.js';
 import { schemaArbitrary } from '../schema-value.js';
+import { missingRequired } from './missing-required.js';
+import type { BodyMutation } from './types.js';
+import { wrongType } from './wrong-type.js';
+
+/** Every body mutation, in the order their bodies are listed. */
+export const BODY_MUTATIONS: readonly BodyMutation[] = [missingRequired, wrongType];
 
 /** A negative body: its media type, its text, and which field was mutated how. */
 export interface NegativeBody {
@@ -31,8 +38,6 @@ function objectSchema(schema: Schema): Schema {
   return schema;
 }
 
-const WRONG: Record<string, unknown> = { string: 12345, integer: 'abc', number: 'abc', boolean: 'maybe', array: 'not-a-list', object: 'not-an-object' };
-
 function encode(contentType: string, body: Record<string, unknown>): string {
   if (contentType === 'application/x-www-form-urlencoded') {
     return new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
@@ -46,21 +51,13 @@ export function negativeBodies(operation: Operation): NegativeBody[] {
   const contentType = ['application/json', 'application/x-www-form-urlencoded'].find((t) => content[t]?.schema);
   if (!contentType) return [];
   const schema = objectSchema(content[contentType]!.schema!);
-  const properties: Record<string, Schema> = schema.properties ?? {};
-  const [valid] = fc.sample(schemaArbitrary(schema, { direction: 'request' }), { seed: 1, numRuns: 1 }) as Record<string, unknown>[];
+  const [valid] = fc.sample(schemaArbitrary(schema, { direction: 'request', realistic: true }), { seed: 1, numRuns: 1 }) as Record<string, unknown>[];
   const base = valid ?? {};
-  const bodies: NegativeBody[] = [];
-  for (const field of (schema.required ?? []) as string[]) {
-    const { [field]: _dropped, ...rest } = base;
-    bodies.push({ contentType, text: encode(contentType, rest), field, mutation: 'missing_required', reason: `${field} is required` });
-  }
-  // A form body carries only text, so a wrong type is not expressible there.
-  if (contentType === 'application/json') {
-    for (const [field, sub] of Object.entries(properties)) {
-      const type = Array.isArray(sub.type) ? undefined : sub.type;
-      if (!type || !(type in WRONG) || sub.readOnly) continue;
-      bodies.push({ contentType, text: encode(contentType, { ...base, [field]: WRONG[type] }), field, mutation: 'wrong_type', reason: `${field} must be a ${type}` });
-    }
-  }
-  return bodies;
+  return BODY_MUTATIONS.flatMap((mutation) => mutation({ schema, base, contentType })).map(({ field, mutation, reason, body }) => ({
+    contentType,
+    text: encode(contentType, body),
+    field,
+    mutation,
+    reason,
+  }));
 }

@@ -1,6 +1,6 @@
 /**
- * Negative mutations: each turns a valid query parameter into a value its schema rejects, so
- * that the target must answer 422 with a `loc` naming that parameter.
+ * Negative mutations: each turns a valid query parameter (or request body) into a value its schema
+ * rejects, so that the target must answer 422 with a `loc` naming that parameter (or body field).
  * @see api-description.md, Errors (422: request fails validation)
  */
 import type { Parameter } from '../../spec/load.js';
@@ -25,3 +25,23 @@ export function scalarSchema(param: Parameter): Record<string, any> {
   const scalar = branches.find((b) => b.type !== 'array' && b.type !== 'null');
   return scalar ?? schema;
 }
+
+/** What a body mutation starts from: the body's object schema, a valid body of it, and its media type. */
+export interface BodyMutationInput {
+  /** The object schema of the body (the first variant of a union, allOf merged). */
+  schema: Record<string, any>;
+  /** A valid body, drawn from the schema. */
+  base: Record<string, unknown>;
+  contentType: string;
+}
+
+/** One invalid body made from the valid one: the top-level field mutated, how, and why it is invalid. */
+export interface BodyNegativeValue {
+  field: string;
+  mutation: string;
+  reason: string;
+  body: Record<string, unknown>;
+}
+
+/** A body mutation: the invalid bodies it can make (none when it does not apply). */
+export type BodyMutation = (input: BodyMutationInput) => BodyNegativeValue[];

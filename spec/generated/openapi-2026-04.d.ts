@@ -1229,7 +1229,7 @@ export interface components {
             paid: boolean;
             /** @description Replaces product_price_id and product_price. */
             items: Record<string, never>[];
-            /** @description In cents; replaces the deprecated amount */
+            /** @description In cents; replaces the deprecated amount, same value. */
             net_amount: number;
             /** @description In cents. */
             subtotal_amount: number;
@@ -1284,7 +1284,7 @@ export interface components {
             code?: string;
             redirect_uri?: string;
             refresh_token?: string;
-            /** @description Space-separated scopes (RFC 6749 section 6 */
+            /** @description Space-separated scopes (RFC 6749 section 6, refresh). */
             scope?: string;
         };
         /** @description The token grant returns all of these (section Authentication, Token grant). */

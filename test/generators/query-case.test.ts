@@ -1,8 +1,15 @@
-// Contract tests of the query-case arbitrary: determinism, boundaries of page and limit, harvested values.
+// Contract tests of the query-case arbitrary: determinism, validity against the parameter
+// schemas, boundaries of page and limit, harvested values, shrinking.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import * as ajvFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { limitArbitrary, queryCaseArbitrary } from '../../generators/query-case.js';
 import { loadSpec } from '../../spec/load.js';
+import { loadBoth } from './documents.js';
+
+// Query values arrive as text: a server coerces them to the schema's types before validating.
+const queryAjv = (ajvFormats.default as unknown as (a: Ajv2020) => Ajv2020)(new Ajv2020({ strict: false, coerceTypes: 'array' }));
 
 describe('queryCaseArbitrary', () => {
   test('same seed, same cases', async () => {
@@ -38,6 +45,29 @@ describe('queryCaseArbitrary', () => {
     const op = (await loadSpec()).operation('products:list');
     const details = fc.check(fc.property(queryCaseArbitrary(op), (q) => q.is_archived === undefined), { seed: 4 });
     expect(details.counterexample?.[0]).toEqual({ is_archived: expect.any(String) });
+  });
+});
+
+describe('queryCaseArbitrary on both documents', () => {
+  test('every operation: same seed, same cases; every value valid against its parameter (limit may exceed its maximum)', async () => {
+    let checked = 0;
+    for (const [version, spec] of await loadBoth()) {
+      for (const op of spec.operations.filter((o) => o.parameters.some((p) => p.in === 'query'))) {
+        const arb = queryCaseArbitrary(op);
+        const cases = fc.sample(arb, { seed: 12, numRuns: 25 });
+        expect(fc.sample(arb, { seed: 12, numRuns: 25 }), `${version} ${op.operationId}`).toEqual(cases);
+        for (const query of cases) {
+          for (const [name, value] of Object.entries(query)) {
+            const param = op.parameters.find((p) => p.in === 'query' && p.name === name)!;
+            const { maximum: _above, ...withoutMaximum } = param.schema;
+            const schema = name === 'limit' ? withoutMaximum : param.schema;
+            expect(queryAjv.validate(schema, structuredClone(value)), `${version} ${op.operationId} ${name}=${JSON.stringify(value)}`).toBe(true);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
   });
 });
 
