@@ -14,6 +14,7 @@ import { loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } 
 import { authenticate, authorize, issueDemoTokens, type DemoTokenName, type Principal, type ReferenceRole } from './auth.js';
 import { compileBodyParser, FORM_MEDIA_TYPE, InvalidJsonBody, parseFormBody, UnreadBody } from './body.js';
 import { createControl, registerControlRoutes, type ReferenceControl } from './control.js';
+import { readDemoCache, writeDemoCache } from './demo-cache.js';
 import { seedDemoData, type DemoData } from './demo-data.js';
 import { notifyStoreChanged } from './events.js';
 import { resolveFaults, type FaultId, type FaultSet } from './faults.js';
@@ -170,6 +171,27 @@ function seedingOf(seedValue: number): Seeding {
   return seed(createStore({ seed: seedValue }));
 }
 
+/** The seed whose demo store is kept between starts (server/demo-cache.ts): the default, which `serve` and most tests use. */
+const CACHED_SEED = 1;
+
+/**
+ * The store to start with and its demo seeding: restored from the state file when it exists;
+ * else the demo store of the default seed as the last start left it (server/demo-cache.ts);
+ * else a new store, seeded (and, for the default seed, kept for the next start).
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID (see BuildAppOptions.stateFile)
+ */
+async function openSeededStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean; seeding: Seeding }> {
+  const opened = await openStore(options);
+  const seedValue = opened.store.seed;
+  const cached = seedValue === CACHED_SEED ? await readDemoCache(seedValue, options.clock) : undefined;
+  if (opened.restored) return { ...opened, seeding: cached?.seeding ?? seedingOf(seedValue) };
+  const restored = cached?.store();
+  if (cached && restored) return { store: restored, restored: false, seeding: cached.seeding };
+  const seeding = seed(opened.store);
+  if (seedValue === CACHED_SEED) await writeDemoCache(opened.store, seeding);
+  return { ...opened, seeding };
+}
+
 /**
  * The store to start with: restored from the state file when it exists, otherwise new.
  * @throws HarnessError CNF_ERR_CONFIG_INVALID (see BuildAppOptions.stateFile)
@@ -219,8 +241,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   const spec = await loadSpec(options.specFile ?? specPath());
   const rateLimit = resolveRateLimit(options.rateLimit);
   const keys: ServerKeys = await generateServerKeys();
-  const { store, restored } = await openStore(options);
-  let seeding = restored ? seedingOf(store.seed) : seed(store);
+  const opened = await openSeededStore(options);
+  const { store, restored } = opened;
+  let seeding = opened.seeding;
   const webhooks = createWebhookDispatcher({ store, apiVersion, faults }, options.webhooks);
   const control = createControl({
     store,

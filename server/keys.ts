@@ -4,8 +4,8 @@
  * ES256 key pair that signs OpenID Connect ID tokens.
  * @see shared/design.md, Reference server (OAuth 2.0; Files)
  */
-import { randomBytes } from 'node:crypto';
-import { exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
+import { randomBytes, webcrypto } from 'node:crypto';
+import type { CryptoKey, JWK } from 'jose';
 
 /** The signing algorithm of ID tokens. @see RFC 7518 section 3.4 */
 export const ID_TOKEN_ALGORITHM = 'ES256';
@@ -18,10 +18,14 @@ export interface ServerKeys {
   idToken: { privateKey: CryptoKey; publicJwk: JWK; kid: string };
 }
 
-/** Generates the keys of a new server instance. */
+/**
+ * Generates the keys of a new server instance: an ECDSA P-256 pair (ES256, RFC 7518 section 3.4)
+ * by WebCrypto, which jose signs with; jose itself is loaded with the first ID token.
+ */
 export async function generateServerKeys(): Promise<ServerKeys> {
-  const { privateKey, publicKey } = await generateKeyPair(ID_TOKEN_ALGORITHM);
+  const { privateKey, publicKey } = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const kid = randomBytes(8).toString('hex');
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ID_TOKEN_ALGORITHM, use: 'sig' };
+  const { kty, crv, x, y } = await webcrypto.subtle.exportKey('jwk', publicKey);
+  const publicJwk: JWK = { kty, crv, x, y, kid, alg: ID_TOKEN_ALGORITHM, use: 'sig' } as JWK;
   return { urlSigning: randomBytes(32), idToken: { privateKey, publicJwk, kid } };
 }

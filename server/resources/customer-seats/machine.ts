@@ -30,16 +30,16 @@ export function fireSeatTransition(ctx: MachineContext, seat: SeatRecord, name: 
   const planned = planTransition<SeatStatus, SeatTransition>(SEAT_TRANSITIONS, name, seat.status);
   if (!planned.ok) return fail(planned.error);
   const at = nowTimestamp(ctx.store);
-  seat.status = planned.value.to;
-  seat.modified_at = at;
-  if (name === 'claim') {
-    seat.claimed_at = at;
-    seat.member_id = memberId ?? null;
-    if (!ctx.faults.has('invitation_token_reusable')) seat.invitation_token_digest = null;
-  } else {
-    seat.revoked_at = at;
-    seat.invitation_token_digest = null;
-  }
+  // Through the collection, like every stored change, so that its indexes and the change counter follow.
+  ctx.store.seats.update(seat, name === 'claim'
+    ? {
+        status: planned.value.to,
+        modified_at: at,
+        claimed_at: at,
+        member_id: memberId ?? null,
+        ...(ctx.faults.has('invitation_token_reusable') ? {} : { invitation_token_digest: null }),
+      }
+    : { status: planned.value.to, modified_at: at, revoked_at: at, invitation_token_digest: null });
   const data = serializeSeat(ctx, seat);
   for (const type of planned.value.events) emitEvent(ctx.store, type, data);
   return ok(seat);

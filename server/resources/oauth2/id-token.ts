@@ -3,7 +3,6 @@
  * reference's own base URL to the client (aud).
  * @see OpenID Connect Core 1.0 section 2; RFC 7519
  */
-import { SignJWT } from 'jose';
 import type { HandlerContext } from '../../handler-types.js';
 import { ID_TOKEN_ALGORITHM } from '../../keys.js';
 import type { OAuthClientRecord, OAuthSubject } from '../../store.js';
@@ -17,6 +16,8 @@ import type { OAuthClientRecord, OAuthSubject } from '../../store.js';
  */
 export async function signIdToken(ctx: HandlerContext, input: { client: OAuthClientRecord; subject: OAuthSubject; nonce: string | null; nowMs: number; ttlSeconds: number }): Promise<string> {
   const iat = Math.floor(input.nowMs / 1000);
+  // jose is loaded with the first ID token: most servers never issue one.
+  const { SignJWT } = await import('jose');
   return new SignJWT({ sub_type: input.subject.type, auth_time: iat, ...(input.nonce !== null ? { nonce: input.nonce } : {}) })
     .setProtectedHeader({ alg: ID_TOKEN_ALGORITHM, kid: ctx.keys.idToken.kid, typ: 'JWT' })
     .setIssuer(ctx.baseUrl)

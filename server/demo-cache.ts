@@ -1,0 +1,102 @@
+/**
+ * The seeded demo store kept between starts: drawing the demo dataset takes a third of a start
+ * (about 170 ms of faker and inserts), restoring it from the last start's snapshot about half of
+ * that. The dataset is a pure function of the seed and of the server's code, so an entry is named
+ * by the seed and a hash of every source file under server/ and of the faker version: an edited
+ * file or another faker simply misses and the start seeds (and writes a new entry). The snapshot
+ * is {@link snapshotStore}'s, the format `--state` files use, restored through the collections'
+ * `insert` like a state file.
+ * @see shared/design.md, Quality bars (first response within 0.5 s of process start)
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import { specCacheDir } from '../spec/load.js';
+import type { DemoTokenName } from './auth.js';
+import type { DemoData } from './demo-data.js';
+import { restoreStore, snapshotStore, type StoreSnapshot } from './persistence.js';
+import type { Store } from './store.js';
+
+/** Bump when what an entry holds changes shape. */
+const DEMO_CACHE_FORMAT = 1;
+const SERVER_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+/** The demo state of a seed: its data ids and token strings. */
+export interface DemoSeeding {
+  demo: DemoData;
+  tokens: Record<DemoTokenName, string>;
+}
+
+interface Entry {
+  snapshot: StoreSnapshot;
+  seeding: DemoSeeding;
+}
+
+let codeHash: string | undefined;
+
+/** sha256 over every .ts file under server/ (path and content, in path order) and faker's version. */
+function serverCodeHash(): string {
+  if (codeHash) return codeHash;
+  const hash = createHash('sha256').update(`${DEMO_CACHE_FORMAT}\0`);
+  try {
+    hash.update(String(createRequire(import.meta.url)('@faker-js/faker/package.json').version));
+  } catch {
+    hash.update('faker ?');
+  }
+  const files = (readdirSync(SERVER_DIR, { recursive: true }) as string[]).filter((file) => file.endsWith('.ts')).sort();
+  for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(path.join(SERVER_DIR, file)));
+  codeHash = hash.digest('hex').slice(0, 32);
+  return codeHash;
+}
+
+function entryFile(seed: number): string {
+  return path.join(specCacheDir(), `demo-${seed}-${serverCodeHash()}.v8`);
+}
+
+/**
+ * The demo store of `seed` as the last start with the same code left it (`store()` restores it;
+ * undefined if that fails) and its seeding; undefined when there is none or it cannot be read,
+ * which only costs a seeding.
+ * @param clock the base clock of the new store
+ */
+export async function readDemoCache(seed: number, clock?: () => Date): Promise<{ store(): Store | undefined; seeding: DemoSeeding } | undefined> {
+  let entry: Entry;
+  try {
+    entry = v8.deserialize(await readFile(entryFile(seed))) as Entry;
+    if (!entry?.seeding?.tokens || !entry.snapshot) return undefined;
+  } catch {
+    return undefined;
+  }
+  return {
+    seeding: entry.seeding,
+    // Restored on demand: a start from a state file needs only the seeding.
+    store: () => {
+      try {
+        return restoreStore(entry.snapshot, clock ? { clock } : {});
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/**
+ * Keeps a freshly seeded store for the next start. Call it before the store changes; failures
+ * (a read-only or full disk) are ignored.
+ */
+export async function writeDemoCache(store: Store, seeding: DemoSeeding): Promise<void> {
+  try {
+    const file = entryFile(store.seed);
+    const entry: Entry = { snapshot: snapshotStore(store), seeding };
+    await mkdir(path.dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temp, v8.serialize(entry));
+    await rename(temp, file);
+  } catch {
+    // The next start seeds again.
+  }
+}
