@@ -14,6 +14,8 @@ import { paginationDefaults } from './pagination-defaults.js';
 import { paginationCountsConsistent } from './pagination-counts-consistent.js';
 import { paginationLimitRespected } from './pagination-limit-respected.js';
 import { positiveDataAcceptance } from './positive-data-acceptance.js';
+import { rateLimitEnforced } from './rate-limit-enforced.js';
+import { responseHeadersConformance } from './response-headers-conformance.js';
 import { responseSchemaConformance } from './response-schema-conformance.js';
 import { readScopeAccepted, writeScopeRequired } from './scope-matrix.js';
 import { sortingRespected } from './sorting-respected.js';
@@ -26,6 +28,7 @@ export const CHECKS: readonly Check[] = [
   statusCodeConformance,
   contentTypeConformance,
   responseSchemaConformance,
+  responseHeadersConformance,
   paginationLimitRespected,
   paginationCountsConsistent,
   paginationDefaults,
@@ -40,6 +43,7 @@ export const CHECKS: readonly Check[] = [
   readScopeAccepted,
   writeScopeRequired,
   tenantIsolation,
+  rateLimitEnforced,
 ];
 
 /** Check ids, for option validation and the README's list. */

@@ -1,7 +1,9 @@
 /**
  * The target adapter: the state changes that no public operation of the API can trigger (an
- * order's processing completing, an invitation being sent, a user authorizing an OAuth client,
- * time passing, a webhook endpoint being registered), which the stateful suites need. The embedded
+ * order's processing completing, a refund being issued, an invitation being sent, a user
+ * authorizing an OAuth client, time passing, a webhook endpoint being registered) and the records
+ * no operation creates (customers, subscriptions in a given status, license key grants), which the
+ * stateful suites need. The embedded
  * reference gets {@link createReferenceAdapter} over its control API; a remote target may supply a
  * module (`conformance run --adapter ./my-adapter.js`) exporting `createAdapter(target)`. Every
  * capability is optional: a scenario that needs one the adapter lacks is skipped with the reason
@@ -39,6 +41,10 @@ export const ADAPTER_CAPABILITIES = [
   'createWebhookEndpoint',
   'setWebhookEndpointEnabled',
   'listEvents',
+  'refundOrder',
+  'createCustomer',
+  'createSubscription',
+  'grantLicenseKey',
 ] as const;
 
 /** The name of an adapter capability (a method of {@link TargetAdapter}). */
@@ -53,6 +59,37 @@ export interface OrderInput {
   customerId?: string;
   /** A one-time product of the customer's organization. */
   productId?: string;
+}
+
+/** What {@link TargetAdapter.refundOrder} refunds; absent fields are the adapter's choice. */
+export interface RefundInput {
+  /** Cents to refund (a part of the order's net amount, as the Refund's `amount` field counts them); absent: a full refund. */
+  amount?: number;
+}
+
+/** What {@link TargetAdapter.createCustomer} creates; absent fields are the adapter's choice. */
+export interface CustomerInput {
+  /** The merchant's own identifier (`external_id`); absent: a new unique one. */
+  externalId?: string;
+  email?: string;
+}
+
+/** What {@link TargetAdapter.createSubscription} creates. */
+export interface SubscriptionInput {
+  /** A customer of the `admin` role's organization. */
+  customerId: string;
+  /** One of the eight subscription statuses (`past_due`). @see api-description.md, Subscription */
+  status: string;
+  /** Seats: the subscription is seat-based with this many, so that seat invitations can be sent to it. */
+  seats?: number;
+}
+
+/** What {@link TargetAdapter.grantLicenseKey} grants. */
+export interface LicenseKeyInput {
+  /** A customer of the `admin` role's organization. */
+  customerId: string;
+  /** A license_keys benefit of that organization; absent: the adapter's choice. */
+  benefitId?: string;
 }
 
 /** What {@link TargetAdapter.createSeatInvitation} creates; absent fields are the adapter's choice. */
@@ -134,6 +171,17 @@ export interface TargetAdapter {
   setWebhookEndpointEnabled?(id: string, enabled: boolean): Promise<void>;
   /** The target's event log, oldest first, optionally of one kind. */
   listEvents?(filter?: { type?: string }): Promise<TargetEvent[]>;
+  /**
+   * Refunds a paid order, partially (`amount`) or fully; the target records it as a refund
+   * (GET /v1/refunds/) and emits order.updated. @returns the refund as the API shows it (`id`, `amount`, `order_id`)
+   */
+  refundOrder?(orderId: string, input: RefundInput): Promise<ApiObject>;
+  /** Creates a customer with an external id in the `admin` role's organization. @returns the customer as the API shows it (`id`, `external_id`) */
+  createCustomer?(input: CustomerInput): Promise<ApiObject>;
+  /** Creates a subscription of a customer in a given status. @returns the subscription as the API shows it (`id`, `status`, `customer_id`) */
+  createSubscription?(input: SubscriptionInput): Promise<ApiObject>;
+  /** Grants a customer a license key (a license_keys benefit). @returns the key as the customer portal shows it (`id`, `status` granted) */
+  grantLicenseKey?(input: LicenseKeyInput): Promise<ApiObject>;
   /** Waits until webhook deliveries have settled (an optimisation: suites otherwise wait by polling). */
   settleDeliveries?(timeoutMs: number): Promise<void>;
   /** Releases what the adapter holds (connections). */

@@ -15,6 +15,8 @@ import type { CellMeta, Check, Exchange, Failure, Finding, QueryValues, Role, Te
 import { acceptedBy, type BaselineEntry } from './baseline.js';
 import { HarnessError } from './errors.js';
 import { missingFixtures, pathValues, roleFor, SAFE_METHODS } from './operation-inputs.js';
+import { burstQuery, sendBurst, sourceAddressProblem, type BurstPlan } from './burst.js';
+import { burstSize, documentedRateLimit } from '../checks/rate-limit-enforced.js';
 
 /** Evidence that is one request with other credentials: sent once, with no query. */
 const PROBES: ReadonlySet<Check['needs']> = new Set(['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org']);
@@ -69,7 +71,7 @@ export function notCallable(operation: Operation, target: Target, needs: Check['
     // changing a real resource.
     return target.readOnly ? 'read-only run: the operation may change state' : undefined;
   }
-  if (needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org' || needs === 'defaults') {
+  if (needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org' || needs === 'defaults' || needs === 'burst') {
     if (!safe) return 'changes state: exercised by the stateful suites';
     const missing = missingFixtures(operation, target);
     if (missing.length) return `needs fixture ${missing.join(', ')}`;
@@ -102,13 +104,29 @@ interface CaseInput {
   negative?: NegativeCase;
 }
 
+/** What a `burst` needs besides the case: the target to send it to, past the client, and how. */
+export interface BurstInput {
+  target: Target;
+  plan: BurstPlan;
+}
+
 /**
  * Sends what a check needs for one case: the case itself; for `walk` every page from 1 and the
  * page past the last (the checked exchange is the last, `history` the pages before); for
- * `defaults` the case without page and limit (`history[0]`) and then with `page=1&limit=10`.
+ * `defaults` the case without page and limit (`history[0]`) and then with `page=1&limit=10`; for
+ * `burst` the case `burst.plan.requests` times at once, past the client's pacing (the checked
+ * exchange is the first 429, else the last request; then a pause, see harness/burst.ts).
  * Used by the property runs and by `conformance replay`, so a replayed failure sees the same evidence.
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID for `burst` evidence without `burst`
  */
-export async function gatherEvidence(client: Client, operation: Operation, check: Check, testCase: TestCase): Promise<{ exchange: Exchange; history: Exchange[] }> {
+export async function gatherEvidence(client: Client, operation: Operation, check: Check, testCase: TestCase, burst?: BurstInput): Promise<{ exchange: Exchange; history: Exchange[] }> {
+  if (check.needs === 'burst') {
+    if (!burst) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `${check.id} needs a burst plan: run it with \`conformance run --checks ${check.id}\``);
+    const exchanges = await sendBurst(burst.target, operation, testCase, burst.plan);
+    const firstRefused = exchanges.findIndex((e) => e.response?.status === 429);
+    const chosen = firstRefused >= 0 ? firstRefused : exchanges.length - 1;
+    return { exchange: exchanges[chosen]!, history: exchanges.filter((_, i) => i !== chosen) };
+  }
   if (check.needs === 'walk') {
     const { page: _page, ...query } = testCase.query;
     const pages = await walk(client, operation, { ...testCase, query });
@@ -151,6 +169,7 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
   const skipReason =
     applies !== true ? applies : notCallable(operation, target, check.needs) ?? (role && !target.roles[role] ? `needs role ${role}` : undefined);
   if (skipReason) return { ...cell, status: 'skipped', skipReason };
+  if (check.needs === 'burst') return runBurstCell(input, cell, role);
 
   const isWalk = check.needs === 'walk';
   let inputs: fc.Arbitrary<CaseInput>;
@@ -198,7 +217,13 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
   }
   const [failing] = details.counterexample;
   const { findings, exchange } = await evaluate(failing);
-  const secrets = secretsOf(target);
+  return placeFindings(input, cell, findings, exchange, details.counterexamplePath ?? undefined);
+}
+
+/** Turns findings into the cell's failures (with reproducers), minus those the baseline accepts; sets the status. */
+function placeFindings(input: CellInput, cell: CellMeta, findings: Finding[], exchange: Exchange, path?: string): CellMeta {
+  const { check, operation } = input;
+  const secrets = secretsOf(input.target);
   const failures = findings.map((finding): Failure => ({
     ...finding,
     checkId: check.id,
@@ -209,7 +234,7 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
     case: exchange.case,
     request: exchange.request,
     ...(exchange.response ? { response: exchange.response } : {}),
-    reproduce: { curl: toCurl(exchange.request, secrets), seed: input.runSeed, path: details.counterexamplePath ?? undefined },
+    reproduce: { curl: toCurl(exchange.request, secrets), seed: input.runSeed, ...(path !== undefined ? { path } : {}) },
   }));
   const accepted = failures.flatMap((f) => {
     const entry = acceptedBy(f, input.baseline ?? []);
@@ -219,4 +244,33 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
   if (accepted.length) cell.accepted = accepted;
   cell.status = cell.failures.length ? 'failed' : 'passed';
   return cell;
+}
+
+/**
+ * The cell of a `burst` check: one burst, not a property (the limit is per client, and a second
+ * burst would only repeat the first). Skipped, with the reason, when the target has not opted in
+ * (`Target.burst`), when its source address cannot be bound here, or when the check finds the
+ * evidence undecided (a burst answered too slowly to exceed the limit); never passed for want of evidence.
+ */
+async function runBurstCell(input: CellInput, cell: CellMeta, role: Role | null): Promise<CellMeta> {
+  const { spec, operation, check, target, client } = input;
+  if (!target.burst) return { ...cell, status: 'skipped', skipReason: 'rate-limit burst is opt-in on remote targets (--rate-limit-check)' };
+  const limit = documentedRateLimit(spec);
+  if (!limit) return { ...cell, status: 'skipped', skipReason: 'the document declares no rate limit (x-rate-limit)' };
+  const { sourceAddress } = target.burst;
+  const unusable = sourceAddress ? await sourceAddressProblem(sourceAddress) : undefined;
+  if (unusable) return { ...cell, status: 'skipped', skipReason: unusable };
+  const ctx = { spec, operation };
+  const base = testCase(operation, target, { query: burstQuery(operation) }, role, check.needs, 0);
+  const plan: BurstPlan = { requests: burstSize(limit), ...(sourceAddress ? { sourceAddress } : {}) };
+  const { exchange, history } = await gatherEvidence(client, operation, check, base, { target, plan });
+  cell.cases = 1;
+  const burst = [...history, exchange];
+  cell.observed = {
+    statuses: [...new Set(burst.flatMap((e) => (e.response ? [e.response.status] : [])))].sort((a, b) => a - b),
+    parameters: Object.keys(base.query).map((name) => `query:${name}`).sort(),
+  };
+  const undecided = check.undecided?.(ctx, exchange, history);
+  if (undecided) return { ...cell, status: 'skipped', skipReason: undecided };
+  return placeFindings(input, cell, check.run(ctx, exchange, history), exchange);
 }

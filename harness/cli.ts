@@ -7,11 +7,9 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FAULTS } from '../server/faults.js';
 import { printBanner, startReferenceServer } from '../server/index.js';
-import { formatLintResult, lintDocument } from '../spec/lint.js';
 import { API_VERSIONS, specPath, type ApiVersion } from '../spec/load.js';
 import { HarnessError } from './errors.js';
-import { replayReport } from './replay.js';
-import { runConformance, SUITES } from './run.js';
+import { SUITES } from './suites.js';
 
 function integer(name: string, min: number) {
   return (value: string): number => {
@@ -55,9 +53,11 @@ program
   .option('--checks <ids>', 'check ids to run, comma-separated', list)
   .option('--operations <ids>', 'operationIds to run, comma-separated', list)
   .option('--seed <n>', 'seed of the property runs (printed on every run)', integer('--seed', 0))
+  .option('--path <path>', 'with --seed and --checks model_<family>: replay the command sequence of a model-based failure (the path it printed)')
   .option('--runs <n>', 'generated cases per operation and check', integer('--runs', 1), 50)
   .option('--rate <n>', 'requests per second to a remote target (default 80, 0 = no pacing)', integer('--rate', 0))
   .option('--read-only', 'send no request that may change state')
+  .option('--rate-limit-check', "send a remote target the rate-limit burst (over twice the API's 100 requests per second from one address, unpaced), then wait it out; the embedded reference always gets it")
   .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
   .option('--reporter <names>', 'console, json, junit, html (comma-separated or repeated)', list)
   .option('--min-coverage <percent>', 'exit 1 when spec coverage (operations, status codes or parameters) is below this percentage', percent)
@@ -66,6 +66,8 @@ program
   .option('--baseline <file>', 'accepted deviations: {"accepted":[{"checkId","operationId"?,"kind"?,"reason"}]}')
   .option('--adapter <file>', 'target adapter for the stateful suites: a module exporting createAdapter(target), or "reference" for a reference server\'s control API (the embedded target has one)')
   .action(async (opts) => {
+    // Subcommands import what only they use, so that `serve` starts without the harness and linter.
+    const { runConformance } = await import('./run.js');
     const outcome = await runConformance({
       target: opts.target,
       spec: opts.spec,
@@ -75,9 +77,11 @@ program
       checks: opts.checks,
       operations: opts.operations,
       seed: opts.seed,
+      ...(opts.path !== undefined ? { path: opts.path as string } : {}),
       runs: opts.runs,
       ...(opts.rate !== undefined ? { rate: opts.rate === 0 ? null : opts.rate } : {}),
       readOnly: opts.readOnly,
+      ...(opts.rateLimitCheck ? { rateLimitCheck: true } : {}),
       timeoutMs: opts.timeout,
       reporters: opts.reporter,
       ...(opts.minCoverage !== undefined ? { minCoverage: opts.minCoverage } : {}),
@@ -98,7 +102,42 @@ program
   .option('--spec <file>', "an OpenAPI document (default: the bundled one of the report's version)")
   .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
   .action(async (report: string, opts) => {
+    const { replayReport } = await import('./replay.js');
     const outcome = await replayReport({ report, target: opts.target, config: opts.config, spec: opts.spec, timeoutMs: opts.timeout });
+    process.exitCode = outcome.exitCode;
+  });
+
+program
+  .command('diff')
+  .description('run the same generated command sequences against the target and an embedded reference and report every difference (exit 1)')
+  .requiredOption('--target <url>', 'base URL of the target')
+  .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable), fixtures, pacing')
+  .option('--adapter <file>', 'target adapter: a module exporting createAdapter(target), or "reference" for a reference started with `conformance serve` (also reset before every sequence)')
+  .option('--families <names>', 'families to compare, comma-separated (orders, seats, product-benefits, customers, files)', list)
+  .option('--seed <n>', 'seed of the command sequences (printed on every run)', integer('--seed', 0))
+  .option('--path <path>', 'with --seed and one family: replay the sequence of a difference (the path it printed)')
+  .option('--runs <n>', 'command sequences per family', integer('--runs', 1))
+  .addOption(new Option('--api-version <version>', 'version of the document and the embedded reference').choices([...API_VERSIONS]))
+  .option('--spec <file>', 'an OpenAPI document (default: the bundled one)')
+  .option('--reference-seed <n>', 'seed of the embedded reference\'s demo data (default 1, as `conformance serve`)', integer('--reference-seed', 0))
+  .option('--rate <n>', 'requests per second to the target (default 80, 0 = no pacing)', integer('--rate', 0))
+  .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
+  .action(async (opts) => {
+    const { runDiff } = await import('./diff.js');
+    const outcome = await runDiff({
+      target: opts.target,
+      config: opts.config,
+      adapter: opts.adapter,
+      families: opts.families,
+      seed: opts.seed,
+      runs: opts.runs,
+      path: opts.path,
+      apiVersion: opts.apiVersion as ApiVersion | undefined,
+      spec: opts.spec,
+      referenceSeed: opts.referenceSeed,
+      ...(opts.rate !== undefined ? { rate: opts.rate === 0 ? null : opts.rate } : {}),
+      timeoutMs: opts.timeout,
+    });
     process.exitCode = outcome.exitCode;
   });
 
@@ -138,6 +177,7 @@ program
   .description('validate an OpenAPI 3.x document and lint it with Spectral\'s oas ruleset (exit 2 on an error)')
   .option('--spec <file>', 'the document (default: both bundled ones, 2026-10 and 2026-04)')
   .action(async (opts) => {
+    const { formatLintResult, lintDocument } = await import('../spec/lint.js');
     const files: string[] = opts.spec ? [opts.spec] : API_VERSIONS.map((version) => specPath(version));
     for (const file of files) {
       const result = await lintDocument(file);

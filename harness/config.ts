@@ -28,6 +28,8 @@ export interface ConfigFile {
   requestsPerSecond?: number | null;
   timeoutMs?: number;
   readOnly?: boolean;
+  /** Send the rate-limit burst of `rate_limit_enforced` (`--rate-limit-check`); default false. */
+  rateLimitCheck?: boolean;
 }
 
 /** The environment variable a role's token is read from when no config file names one. */
@@ -51,7 +53,7 @@ export async function readConfigFile(file: string): Promise<ConfigFile> {
   };
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) bad('must be a JSON object');
   const config = parsed as ConfigFile & Record<string, unknown>;
-  const known = new Set(['$schema', 'target', 'roles', 'fixtures', 'requestsPerSecond', 'timeoutMs', 'readOnly']);
+  const known = new Set(['$schema', 'target', 'roles', 'fixtures', 'requestsPerSecond', 'timeoutMs', 'readOnly', 'rateLimitCheck']);
   for (const key of Object.keys(config)) if (!known.has(key)) bad(`unknown field "${key}"`);
   if (config.target !== undefined && typeof config.target !== 'string') bad('"target" must be a URL string');
   for (const [role, value] of Object.entries(config.roles ?? {})) {
@@ -64,6 +66,7 @@ export async function readConfigFile(file: string): Promise<ConfigFile> {
   }
   if (config.requestsPerSecond != null && !(typeof config.requestsPerSecond === 'number' && config.requestsPerSecond > 0)) bad('"requestsPerSecond" must be a positive number or null');
   if (config.timeoutMs !== undefined && !(typeof config.timeoutMs === 'number' && config.timeoutMs > 0)) bad('"timeoutMs" must be a positive number');
+  if (config.rateLimitCheck !== undefined && typeof config.rateLimitCheck !== 'boolean') bad('"rateLimitCheck" must be true or false');
   return config;
 }
 
@@ -80,6 +83,8 @@ export interface RemoteTargetOptions {
   rate?: number | null;
   readOnly?: boolean;
   timeoutMs?: number;
+  /** Opt in to the rate-limit burst (`--rate-limit-check`), sent from the default source address. */
+  rateLimitCheck?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -87,7 +92,8 @@ export interface RemoteTargetOptions {
  * Builds a remote target: credentials from the environment variables the config names (or
  * `CONFORMANCE_<ROLE>_TOKEN` when it names none; roles whose variable is unset are left out),
  * pacing at 80 requests per second (loopback too: a local `conformance serve` enforces the API's
- * rate limit) unless `rate` or the config says otherwise.
+ * rate limit) unless `rate` or the config says otherwise; the rate-limit burst only when
+ * `rateLimitCheck` or the config's `rateLimitCheck` asks for it.
  * @throws HarnessError CNF_ERR_CONFIG_INVALID for a URL that is not http(s);
  *   CNF_ERR_SECRET_MISSING when a variable the config names is not set
  */
@@ -119,6 +125,8 @@ export function resolveRemoteTarget(options: RemoteTargetOptions): Target {
     requestsPerSecond: configured !== undefined ? configured : DEFAULT_REMOTE_RATE,
     timeoutMs: options.timeoutMs ?? options.config?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     readOnly: options.readOnly ?? options.config?.readOnly ?? false,
+    // A burst far above the API's limit is not something to send to someone's API unasked.
+    ...((options.rateLimitCheck ?? options.config?.rateLimitCheck) ? { burst: {} } : {}),
   };
 }
 

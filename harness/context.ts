@@ -27,6 +27,8 @@ export interface RunContext {
   baseline?: BaselineEntry[];
   /** The target adapter the stateful suites create in each worker; absent: scenarios that need one are skipped. */
   adapter?: AdapterSource;
+  /** `--path`: the model path of a model-based failure, replayed by the one family the run selects. */
+  path?: string;
 }
 
 /**

@@ -94,6 +94,10 @@ export async function replayReport(options: ReplayOptions): Promise<ReplayOutcom
   try {
     for (const failure of report.cells.flatMap((cell) => cell.failures ?? [])) {
       const check = CHECKS.find((c) => c.id === failure.checkId);
+      if (check?.needs === 'burst') {
+        out.write(`– not replayed     ${failure.checkId} on ${failure.operationId}: a rate-limit burst; run \`conformance run --checks ${failure.checkId}\` (with --rate-limit-check for a remote target)\n`);
+        continue;
+      }
       if (!check) {
         // A stateful scenario is a sequence of steps, not one case: it is replayed by running it again.
         out.write(`– not replayed     ${failure.checkId} on ${failure.operationId}: a stateful scenario; run \`conformance run --checks ${failure.checkId} --seed ${failure.reproduce.seed}\`\n`);

@@ -9,11 +9,14 @@ import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
 import { selectChecks } from '../checks/index.js';
 import { SCENARIO_IDS, selectScenarios } from '../checks/stateful/index.js';
+import { MODEL_CHECK_IDS, selectFamilies } from '../generators/commands/index.js';
 import { computeCoverage, createReporters, collectResults, exitCodeFor, isPercent, type Coverage, type RunResults } from '../reporters/index.js';
 import { startReferenceServer } from '../server/index.js';
+import { DEFAULT_RATE_LIMIT } from '../server/rate-limit.js';
 import { loadSpec, specPath, type ApiVersion } from '../spec/load.js';
 import { importAdapterFactory, resolveAdapterOption, type AdapterSource } from './adapter.js';
 import { readBaseline } from './baseline.js';
+import { BURST_SOURCE_ADDRESS, HARNESS_SOURCE_ADDRESS } from './burst.js';
 import { DEFAULT_TIMEOUT_MS, probeTarget, readConfigFile, resolveRemoteTarget, defaultTokenEnv } from './config.js';
 import { RUN_CONTEXT_ENV, type RunContext } from './context.js';
 import { HarnessError } from './errors.js';
@@ -66,6 +69,17 @@ export interface RunOptions {
    * adapter without it; a remote target without it has its adapter-needing scenarios skipped.
    */
   adapter?: string;
+  /**
+   * `--rate-limit-check`: send the burst of `rate_limit_enforced` (more than twice the API's limit
+   * from one address within a second, unpaced) to a remote target; without it that cell is skipped.
+   * The embedded reference always gets it, from 127.0.0.2.
+   */
+  rateLimitCheck?: boolean;
+  /**
+   * `--path`: the model path a model-based failure printed (`3:1:0@CB:A`); with `--seed`, the run
+   * replays that failure's command sequence. Needs exactly one model check selected (`--checks model_seats`).
+   */
+  path?: string;
   /** Where credentials of a remote target are read from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Stream of the console reporter; default stdout. */
@@ -105,9 +119,14 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   if (unknownSuites.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `unknown suite ${unknownSuites.join(', ')} (suites: ${SUITES.join(', ')})`);
   const { checks: selected, unknown: notChecks } = selectChecks(options.checks);
   // Stateful scenarios are selected by id like checks; each file of suites/stateful/ runs when one of its scenarios is selected.
-  const unknown = notChecks.filter((id) => !SCENARIO_IDS.includes(id));
-  const statefulFiles = [...new Set(selectScenarios(options.checks, options.operations).map((scenario) => `suites/stateful/${scenario.suite}.suite.ts`))];
+  const unknown = notChecks.filter((id) => !SCENARIO_IDS.includes(id) && !MODEL_CHECK_IDS.includes(id));
+  // The model-based families (suites/model/) are part of the stateful suite, selected by check id the same way.
+  const families = selectFamilies(options.checks, options.operations);
+  const statefulFiles = [...new Set([...selectScenarios(options.checks, options.operations).map((scenario) => `suites/stateful/${scenario.suite}.suite.ts`), ...families.map((family) => `suites/model/${family.id}.suite.ts`)])];
   if (unknown.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `unknown check ${unknown.join(', ')}`);
+  if (options.path !== undefined && (families.length !== 1 || !options.checks?.includes(families[0]!.checkId))) {
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--path replays one model-based failure: select its family alone with --checks (one of ${MODEL_CHECK_IDS.join(', ')})`);
+  }
   // A suite none of whose checks is selected would declare no test, which vitest calls an error.
   const runnable = suites.filter((s) => {
     if (s === STATEFUL_SUITE) return statefulFiles.length > 0;
@@ -132,11 +151,14 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   let stop: () => Promise<void> = async () => {};
   if (url) {
     if (options.faults?.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', '--fault applies to the embedded reference only; use `conformance serve --fault` for a remote one');
-    target = resolveRemoteTarget({ url, ...(config ? { config } : {}), ...(options.rate !== undefined ? { rate: options.rate } : {}), ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.env ? { env: options.env } : {}) });
+    target = resolveRemoteTarget({ url, ...(config ? { config } : {}), ...(options.rate !== undefined ? { rate: options.rate } : {}), ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.rateLimitCheck !== undefined ? { rateLimitCheck: options.rateLimitCheck } : {}), ...(options.env ? { env: options.env } : {}) });
     await probeTarget(target);
   } else {
-    // The embedded reference serves only this run, from loopback at full speed: no rate limit.
-    const reference = await startReferenceServer({ host: '127.0.0.1', port: 0, seed, rateLimit: false, faults: options.faults ?? [], ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) });
+    // The embedded reference serves only this run, from loopback at full speed, so the harness's
+    // own address is exempt from its rate limit; the limit is on for the burst of
+    // rate_limit_enforced, which comes from another loopback address.
+    const rateLimit = { max: DEFAULT_RATE_LIMIT, allowList: [HARNESS_SOURCE_ADDRESS] };
+    const reference = await startReferenceServer({ host: HARNESS_SOURCE_ADDRESS, port: 0, seed, rateLimit, faults: options.faults ?? [], ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) });
     stop = () => reference.close();
     const roles: Target['roles'] = {};
     for (const [role, token] of Object.entries(reference.credentials)) roles[role as Role] = { token, env: defaultTokenEnv(role as Role) };
@@ -151,6 +173,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       requestsPerSecond: options.rate ?? null,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       readOnly: options.readOnly ?? false,
+      burst: { sourceAddress: BURST_SOURCE_ADDRESS },
     };
   }
 
@@ -164,6 +187,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.operations?.length ? { operations: options.operations } : {}),
       ...(baseline ? { baseline } : {}),
       ...(adapter ? { adapter } : {}),
+      ...(options.path !== undefined ? { path: options.path } : {}),
     };
     process.env[RUN_CONTEXT_ENV] = JSON.stringify(context);
     const collector = new ResultsCollector();

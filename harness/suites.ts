@@ -14,6 +14,7 @@ export const SUITE_NEEDS = {
   pagination: ['walk', 'defaults'],
   negative: ['negative'],
   auth: ['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org'],
+  'rate-limit': ['burst'],
 } as const satisfies Record<string, readonly CheckNeeds[]>;
 
 /** The suite of the stateful scenarios (checks/stateful/index.ts): the files of suites/stateful/. */

@@ -25,4 +25,10 @@ export interface Target {
   timeoutMs: number;
   /** When true, no request that may change state is sent. */
   readOnly: boolean;
+  /**
+   * Set when the rate-limit burst (`rate_limit_enforced`) may be sent: always to the embedded
+   * reference, from `sourceAddress` (127.0.0.2; the reference exempts the harness's own 127.0.0.1);
+   * to a remote target only with `--rate-limit-check`, from the default address. Absent: skipped.
+   */
+  burst?: { sourceAddress?: string };
 }

@@ -58,6 +58,11 @@ export interface Exchange {
   response?: HttpResponse;
   /** Set when no complete response arrived; `code` is undici's or `CNF_TIMEOUT`. */
   transportError?: { code: string; message: string };
+  /**
+   * Burst evidence only: milliseconds from the start of the burst to sending this request, so that
+   * `offsetMs + response.elapsedMs` bounds when the target had received it.
+   */
+  offsetMs?: number;
 }
 
 /** How serious a finding is. */
@@ -90,9 +95,12 @@ export interface CheckContext {
  * `invalid_credentials` a request with an unknown bearer token; `other_org` a valid request of the
  * first organization's fixtures sent with the second organization's token; `reader` a request with
  * the `reader` role (read scopes only): fixtures in the path for safe methods, random ids otherwise;
- * `defaults` a list request without page and limit (`history[0]`) and the same with `page=1&limit=10`.
+ * `defaults` a list request without page and limit (`history[0]`) and the same with `page=1&limit=10`;
+ * `burst` the same valid request sent many times at once from one client address, unpaced and
+ * without waiting out 429s (`exchange` the first 429, or the last request; `history` the others;
+ * each with `offsetMs`), after which the harness waits before sending anything else.
  */
-export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope' | 'negative' | 'invalid_credentials' | 'other_org' | 'reader' | 'defaults';
+export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope' | 'negative' | 'invalid_credentials' | 'other_org' | 'reader' | 'defaults' | 'burst';
 
 /**
  * A named check: pure, never throws for a finding, returns findings as data.
@@ -108,6 +116,11 @@ export interface Check {
   needs: CheckNeeds;
   /** `true` when the check applies to the operation, else the reason it does not (reported as skipped). */
   appliesTo?(ctx: CheckContext): true | string;
+  /**
+   * Why the evidence gathered cannot decide the check either way (a burst the target answered too
+   * slowly to exceed its limit), reported as skipped with that reason; undefined when it can.
+   */
+  undecided?(ctx: CheckContext, exchange: Exchange, history: readonly Exchange[]): string | undefined;
   run(ctx: CheckContext, exchange: Exchange, history: readonly Exchange[]): Finding[];
 }
 

@@ -19,7 +19,7 @@ import { seedDemoData, type DemoData } from './demo-data.js';
 import { notifyStoreChanged } from './events.js';
 import { resolveFaults, type FaultId, type FaultSet } from './faults.js';
 import { HANDLERS } from './handlers.js';
-import { send } from './http.js';
+import { registerHeaderFaults, send } from './http.js';
 import { generateServerKeys, type ServerKeys } from './keys.js';
 import { createStatePersister, readStateFile, removeStrayTempFiles, restoreStore, type StatePersister } from './persistence.js';
 import { registerRateLimit, resolveRateLimit, type RateLimitOption, type RateLimitSettings } from './rate-limit.js';
@@ -302,6 +302,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     return send(reply, errorReply(status, status === 500 ? 'The server failed to handle the request.' : (error.message ?? 'Bad request.')));
   });
   await registerRateLimit(app, rateLimit, faults);
+  registerHeaderFaults(app, faults);
   // The store has no change tracking: any request that may change state is a change for persistence.
   app.addHook('onResponse', async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') notifyStoreChanged(store);

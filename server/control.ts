@@ -1,7 +1,9 @@
 /**
  * The control API of the reference server: the state changes no public operation can trigger
- * (an order's processing completing, an invitation being sent, a user authorizing a client, time
- * passing), webhook endpoint registration and the webhook delivery log, and a reset. Importable
+ * (an order's processing completing, a refund being issued, an invitation being sent, a user
+ * authorizing a client, time passing), the records no operation creates (customers, subscriptions
+ * in any status, license keys), webhook endpoint registration and the webhook delivery log, and a
+ * reset. Importable
  * for in-process use (each function takes the server's {@link ControlEnvironment};
  * {@link createControl} binds them), and served over HTTP under `/__control/` (POST with JSON
  * bodies, snake_case fields as in the functions' inputs; GET for reads), which is not part of the
@@ -10,20 +12,34 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { InvalidJsonBody } from './body.js';
+import {
+  createCustomer as insertCustomer,
+  createSubscription as insertSubscription,
+  grantLicenseKey as insertLicenseKey,
+  type CustomerInput,
+  type LicenseKeyInput,
+  type SubscriptionInput,
+} from './control-records.js';
 import type { DemoData } from './demo-data.js';
 import { notifyStoreChanged, type MachineContext } from './events.js';
 import { send } from './http.js';
 import { errorReply, type Reply } from './replies.js';
 import { createSeatInvitation as inviteToSeat, type SeatInvitationInput } from './resources/customer-seats/claim.js';
 import { serializeSeat } from './resources/customer-seats/serializer.js';
+import { serializeCustomer } from './resources/customers/serializer.js';
+import { serializeLicenseKey } from './resources/license-keys/serializer.js';
 import { mintAuthorizationCode as mintCode, type AuthorizationCodeInput, type MintedCode } from './resources/oauth2/grants.js';
-import { draftOrder, nextInvoiceNumber } from './resources/orders/create.js';
+import { chargedPrices, draftOrder, nextInvoiceNumber, SEAT_PRICE_CENTS } from './resources/orders/create.js';
 import { createOrder as insertOrder, fireOrderTransition } from './resources/orders/machine.js';
 import { serializeOrder } from './resources/orders/serializer.js';
+import { sortAmount } from './resources/products/list.js';
 import type { Json } from './resources/products/serializer.js';
+import { refundOrder as issueRefund, type RefundInput } from './resources/refunds/create.js';
+import { serializeRefund } from './resources/refunds/serializer.js';
+import { serializeSubscription } from './resources/subscriptions/serializer.js';
 import { serializeWebhookEndpoint } from './resources/webhooks/serializer.js';
 import { fail, ok, type Result } from './result.js';
-import { newId, nowTimestamp, type EventRecord } from './store.js';
+import { newId, nowTimestamp, type EventRecord, type ProductRecord, type Store } from './store.js';
 import { listDeliveries as listDeliveryLog, type DeliveryFilter, type WebhookDeliveryAttempt } from './webhooks/deliveries.js';
 import { createWebhookEndpoint as registerEndpoint, setWebhookEndpointEnabled as switchEndpoint, type WebhookEndpointInput } from './webhooks/endpoints.js';
 
@@ -47,7 +63,7 @@ export interface ControlError {
 export interface CreateOrderInput {
   /** Default: the portal customer (fixture customer_id). */
   customer_id?: string;
-  /** Default: the first one-time product of the customer's organization that is not archived. */
+  /** Default: the first one-time product of the customer's organization that is not archived and charges something (so that it can be refunded), else the first one-time product that is not archived. */
   product_id?: string;
   /** Whether the order comes from a checkout (emits checkout.created first); default true. */
   checkout?: boolean;
@@ -71,6 +87,11 @@ export function completeOrder(env: ControlEnvironment, orderId: string): Result<
   return ok(serializeOrder(env, fired.value));
 }
 
+/** Whether an order of `product` charges more than nothing (a fixed or preset amount above 0, or a seat). */
+function chargesSomething(store: Store, product: ProductRecord): boolean {
+  return chargedPrices(store, product).some((price) => price.amount_type === 'seat_based' ? SEAT_PRICE_CENTS > 0 : (sortAmount(price) ?? 0) > 0);
+}
+
 /**
  * Creates a pending order (as a checkout does), emitting checkout.created (unless `checkout` is
  * false) and order.created. Its invoice is not generated.
@@ -81,10 +102,8 @@ export function createOrder(env: ControlEnvironment, input: CreateOrderInput = {
   const customerId = (input.customer_id ?? env.demo().portal.customerId).toLowerCase();
   const customer = store.customers.get(customerId);
   if (!customer || customer.deleted_at !== null) return fail({ code: 'NOT_FOUND', message: `Customer ${customerId} not found.` });
-  const product =
-    input.product_id !== undefined
-      ? store.products.get(input.product_id.toLowerCase())
-      : store.products.inOrganization(customer.organization_id).find((p) => p.recurring_interval === null && !p.is_archived);
+  const oneTime = input.product_id === undefined ? store.products.inOrganization(customer.organization_id).filter((p) => p.recurring_interval === null && !p.is_archived) : [];
+  const product = input.product_id !== undefined ? store.products.get(input.product_id.toLowerCase()) : (oneTime.find((p) => chargesSomething(store, p)) ?? oneTime[0]);
   if (!product) return fail({ code: 'NOT_FOUND', message: `Product ${input.product_id ?? '(one-time)'} not found.` });
   if (product.organization_id !== customer.organization_id) return fail({ code: 'INVALID', message: 'The product and the customer belong to different organizations.' });
   if (input.seats !== undefined && (!Number.isInteger(input.seats) || input.seats < 1)) return fail({ code: 'INVALID', message: 'seats must be a positive integer.' });
@@ -105,6 +124,49 @@ export function createOrder(env: ControlEnvironment, input: CreateOrderInput = {
     invoiceNumber: nextInvoiceNumber(store, customer.organization_id),
   });
   return ok(serializeOrder(env, insertOrder(env, order)));
+}
+
+/**
+ * Refunds a paid order, partially (`amount` cents of its net amount) or fully (no amount: all that
+ * is left), emitting refund.created, order.updated and order.refunded. The refund succeeds at once
+ * and is listed by GET /v1/refunds/.
+ * @returns the refund as the API shows it; NOT_FOUND, CONFLICT (not paid, nothing left) or INVALID (amount)
+ * @see shared/api-description.md, Refund; States and transitions (refund, partial or full)
+ */
+export function refundOrder(env: ControlEnvironment, orderId: string, input: RefundInput = {}): Result<Json, ControlError> {
+  const order = env.store.orders.get(orderId.toLowerCase());
+  if (!order) return fail({ code: 'NOT_FOUND', message: `Order ${orderId} not found.` });
+  const refunded = issueRefund(env, order, input);
+  return refunded.ok ? ok(serializeRefund(env, refunded.value.refund)) : fail(refunded.error);
+}
+
+/**
+ * Creates a customer with an external id in the demo organization A (the API shows no operation
+ * creating one), without subscriptions or payment methods.
+ * @returns the customer as the API shows it; CONFLICT when the external id is taken
+ */
+export function createCustomer(env: ControlEnvironment, input: CustomerInput = {}): Result<Json, ControlError> {
+  const created = insertCustomer(env, env.demo().organizations.a, input);
+  return created.ok ? ok(serializeCustomer(env, created.value)) : fail(created.error);
+}
+
+/**
+ * Creates a subscription of a customer in any of the eight statuses, modelled on a demo
+ * subscription in that status (`seats` makes it seat-based, so that invitations can be sent to it).
+ * @returns the subscription as the API shows it; NOT_FOUND (customer) or INVALID (status, seats)
+ */
+export function createSubscription(env: ControlEnvironment, input: SubscriptionInput): Result<Json, ControlError> {
+  const created = insertSubscription(env, input);
+  return created.ok ? ok(serializeSubscription(env, created.value)) : fail(created.error);
+}
+
+/**
+ * Grants a customer a license key through a license_keys benefit of its organization.
+ * @returns the key as the customer portal shows it (status granted); NOT_FOUND or INVALID (benefit)
+ */
+export function grantLicenseKey(env: ControlEnvironment, input: LicenseKeyInput): Result<Json, ControlError> {
+  const granted = insertLicenseKey(env, input);
+  return granted.ok ? ok(serializeLicenseKey(env, granted.value)) : fail(granted.error);
 }
 
 /**
@@ -142,9 +204,29 @@ export function reset(env: ControlEnvironment): { fixtures: Record<string, strin
   return { fixtures: env.reseed().fixtures };
 }
 
-/** The event log, oldest first, optionally of one event type. */
-export function listEvents(env: ControlEnvironment, type?: string): EventRecord[] {
-  return env.store.events.filter((event) => type === undefined || event.type === type);
+/** A part of the event log: the events after one (by id), at most `limit` of them. */
+export interface EventPage {
+  /** An event id: only the events appended after it. An id the log does not have (a reset since) is ignored: the log from its start. */
+  after?: string;
+  /** At most this many events; default all. */
+  limit?: number;
+}
+
+/** Most events one `GET /__control/events` answers when asked for a page. */
+export const MAX_EVENTS_PAGE = 1000;
+
+/**
+ * The event log, oldest first, optionally of one event type and from a point on.
+ * @param page `after` an event id, `limit` a count (a page of a log too large to answer at once)
+ */
+export function listEvents(env: ControlEnvironment, type?: string, page: EventPage = {}): EventRecord[] {
+  const { events } = env.store;
+  const start = page.after === undefined ? 0 : events.findLastIndex((event) => event.id === page.after) + 1;
+  const found: EventRecord[] = [];
+  for (let i = start; i < events.length && (page.limit === undefined || found.length < page.limit); i++) {
+    if (type === undefined || events[i]!.type === type) found.push(events[i]!);
+  }
+  return found;
 }
 
 /**
@@ -196,11 +278,15 @@ export async function settleDeliveries(env: ControlEnvironment, timeoutMs = 10_0
 export interface ReferenceControl {
   completeOrder(orderId: string): Result<Json, ControlError>;
   createOrder(input?: CreateOrderInput): Result<Json, ControlError>;
+  refundOrder(orderId: string, input?: RefundInput): Result<Json, ControlError>;
+  createCustomer(input?: CustomerInput): Result<Json, ControlError>;
+  createSubscription(input: SubscriptionInput): Result<Json, ControlError>;
+  grantLicenseKey(input: LicenseKeyInput): Result<Json, ControlError>;
   createSeatInvitation(input?: SeatInvitationInput): Result<{ seat: Json; invitation_token: string }, ControlError>;
   mintAuthorizationCode(input?: AuthorizationCodeInput): Result<MintedCode, ControlError>;
   advanceClock(ms: number): Result<{ now: string }, ControlError>;
   reset(): { fixtures: Record<string, string> };
-  events(type?: string): EventRecord[];
+  events(type?: string, page?: EventPage): EventRecord[];
   createWebhookEndpoint(input: WebhookEndpointInput): Result<Json, ControlError>;
   setWebhookEndpointEnabled(id: string, enabled: boolean): Result<Json, ControlError>;
   listDeliveries(filter?: DeliveryFilter): WebhookDeliveryAttempt[];
@@ -220,11 +306,15 @@ export function createControl(env: ControlEnvironment): ReferenceControl {
   return {
     completeOrder: (orderId) => changed(completeOrder(env, orderId)),
     createOrder: (input) => changed(createOrder(env, input)),
+    refundOrder: (orderId, input) => changed(refundOrder(env, orderId, input)),
+    createCustomer: (input) => changed(createCustomer(env, input)),
+    createSubscription: (input) => changed(createSubscription(env, input)),
+    grantLicenseKey: (input) => changed(grantLicenseKey(env, input)),
     createSeatInvitation: (input) => changed(createSeatInvitation(env, input)),
     mintAuthorizationCode: (input) => changed(mintAuthorizationCode(env, input)),
     advanceClock: (ms) => changed(advanceClock(env, ms)),
     reset: () => changed(reset(env)),
-    events: (type) => listEvents(env, type),
+    events: (type, page) => listEvents(env, type, page),
     createWebhookEndpoint: (input) => changed(createWebhookEndpoint(env, input)),
     setWebhookEndpointEnabled: (id, enabled) => changed(setWebhookEndpointEnabled(env, id, enabled)),
     listDeliveries: (filter) => listDeliveries(env, filter),
@@ -257,10 +347,14 @@ function jsonObject(body: unknown, fields: FieldTypes): Result<Record<string, un
 /**
  * Serves the control functions: `POST /__control/reset`, `POST /__control/clock/advance {ms}`,
  * `POST /__control/orders {customer_id?, product_id?, checkout?, seats?}` (201),
- * `POST /__control/orders/:id/complete`, `POST /__control/seat-invitations {subscription_id?,
+ * `POST /__control/orders/:id/complete`, `POST /__control/orders/:id/refunds {amount?, reason?}`
+ * (201), `POST /__control/customers {external_id?, email?, name?}` (201),
+ * `POST /__control/subscriptions {customer_id, status, seats?}` (201),
+ * `POST /__control/license-keys {customer_id, benefit_id?}` (201), `POST /__control/seat-invitations {subscription_id?,
  * email?, expires_in_seconds?}` (201), `POST /__control/authorization-codes {client_id?,
  * redirect_uri?, scope?, subject_type?, subject_id?, nonce?, expires_in_seconds?}` (201),
- * `GET /__control/events?type=`, `POST /__control/webhook-endpoints {url, events,
+ * `GET /__control/events?type=&after=&limit=` (`{items, has_more}`: the events after the event id
+ * `after`, at most `limit` of them), `POST /__control/webhook-endpoints {url, events,
  * organization_id?, enabled?, secret?, name?}` (201), `POST /__control/webhook-endpoints/:id/enabled
  * {enabled}`, `GET /__control/webhook-deliveries?endpoint_id=&event_type=&event_id=` and
  * `POST /__control/webhook-deliveries/settle {timeout_ms?}`. Errors are `{error, detail}` with
@@ -277,6 +371,16 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
   route('/__control/clock/advance', { ms: 'number' }, (body) => answer(control.advanceClock(body.ms as number)));
   route('/__control/orders', { customer_id: 'string', product_id: 'string', checkout: 'boolean', seats: 'number' }, (body) => answer(control.createOrder(body as CreateOrderInput), 201));
   route('/__control/orders/:id/complete', {}, (_body, params) => answer(control.completeOrder(params.id!)));
+  route('/__control/orders/:id/refunds', { amount: 'number', reason: 'string' }, (body, params) => answer(control.refundOrder(params.id!, body as RefundInput), 201));
+  route('/__control/customers', { external_id: 'string', email: 'string', name: 'string' }, (body) => answer(control.createCustomer(body as CustomerInput), 201));
+  route('/__control/subscriptions', { customer_id: 'string', status: 'string', seats: 'number' }, (body) => {
+    if (body.customer_id === undefined || body.status === undefined) return answer(fail({ code: 'INVALID', message: 'customer_id and status are required.' }));
+    return answer(control.createSubscription(body as unknown as SubscriptionInput), 201);
+  });
+  route('/__control/license-keys', { customer_id: 'string', benefit_id: 'string' }, (body) => {
+    if (body.customer_id === undefined) return answer(fail({ code: 'INVALID', message: 'customer_id is required.' }));
+    return answer(control.grantLicenseKey(body as unknown as LicenseKeyInput), 201);
+  });
   route('/__control/seat-invitations', { subscription_id: 'string', email: 'string', expires_in_seconds: 'number' }, (body) => answer(control.createSeatInvitation(body as SeatInvitationInput), 201));
   route(
     '/__control/authorization-codes',
@@ -284,8 +388,15 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
     (body) => answer(control.mintAuthorizationCode(body as AuthorizationCodeInput), 201),
   );
   app.get('/__control/events', async (request, reply) => {
-    const type = (request.query as Record<string, unknown>).type;
-    return send(reply, { status: 200, body: { items: control.events(typeof type === 'string' ? type : undefined) } });
+    const { type, after, limit } = request.query as Record<string, unknown>;
+    const count = typeof limit === 'string' ? Number(limit) : undefined;
+    if (count !== undefined && (!Number.isInteger(count) || count < 1 || count > MAX_EVENTS_PAGE)) {
+      return send(reply, answer(fail({ code: 'INVALID', message: `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}.` })));
+    }
+    const page = { ...(typeof after === 'string' ? { after } : {}), ...(count === undefined ? {} : { limit: count + 1 }) };
+    const items = control.events(typeof type === 'string' ? type : undefined, page);
+    const more = count !== undefined && items.length > count;
+    return send(reply, { status: 200, body: { items: more ? items.slice(0, count) : items, has_more: more } });
   });
   route(
     '/__control/webhook-endpoints',

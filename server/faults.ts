@@ -130,6 +130,12 @@ export const FAULTS = [
     detectedBy: 'order_paid_transition',
   },
   {
+    id: 'refund_event_skipped',
+    rule: 'States and transitions: a refund, partial or full, emits order.updated',
+    description: 'Refunding an order records the refund but emits no order.updated (order.refunded still comes).',
+    detectedBy: 'refund_emits_order_updated',
+  },
+  {
     id: 'introspect_unknown_active',
     rule: 'Authentication: introspection tells whether a token is active (RFC 7662 section 2.2)',
     description: 'Introspecting an unknown token answers active true with made-up claims.',
@@ -163,7 +169,19 @@ export const FAULTS = [
     id: 'rate_limit_ignored',
     rule: 'Limits: 100 requests per second per IP address',
     description: 'The rate limit is not enforced: a burst far above 100 requests per second from one address never gets a 429.',
-    detectedBy: 'pending:#5',
+    detectedBy: 'rate_limit_enforced',
+  },
+  {
+    id: 'retry_after_malformed',
+    rule: 'Limits: 100 requests per second per IP address (RFC 9110 section 10.2.3: Retry-After is delay-seconds or an HTTP-date)',
+    description: 'The 429 of an exceeded rate limit carries Retry-After: "1 seconds", neither delay-seconds nor an HTTP-date.',
+    detectedBy: 'rate_limit_enforced',
+  },
+  {
+    id: 'date_header_malformed',
+    rule: 'What the service does: an HTTP API (RFC 9110 section 6.6.1: Date is an IMF-fixdate)',
+    description: 'Every response carries its Date header as an ISO 8601 timestamp (2026-11-22T10:00:00.000Z) instead of an IMF-fixdate (Sun, 22 Nov 2026 10:00:00 GMT).',
+    detectedBy: 'response_headers_conformance',
   },
   {
     id: 'webhook_unsigned',

@@ -2,7 +2,8 @@
  * Writing a {@link Reply} with Fastify: the one place where replies meet the HTTP layer.
  * @see shared/design.md, Reference server
  */
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FaultSet } from './faults.js';
 import type { Reply } from './replies.js';
 
 /**
@@ -16,4 +17,17 @@ export function send(reply: FastifyReply, answer: Reply, asPlainText = false): F
   if (Buffer.isBuffer(answer.body)) return reply.send(answer.body);
   if (asPlainText) return reply.type('text/plain; charset=utf-8').send(JSON.stringify(answer.body));
   return reply.type('application/json; charset=utf-8').send(answer.body);
+}
+
+/**
+ * Installs the faults that break standard response headers, on every reply of `app`:
+ * `date_header_malformed` writes Date as an ISO 8601 timestamp rather than the IMF-fixdate that
+ * RFC 9110 section 6.6.1 requires (Node then adds no Date of its own). Adds no hook when none is on.
+ */
+export function registerHeaderFaults(app: FastifyInstance, faults: FaultSet): void {
+  if (!faults.has('date_header_malformed')) return;
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('date', new Date().toISOString());
+    return payload;
+  });
 }

@@ -6,6 +6,7 @@
  * reference's choice (docs/decisions.md).
  * @see shared/api-description.md, Limits (Request rate); Versioning (2025-06-05); shared/design.md, Reference server (Rate limit)
  */
+import { isIP } from 'node:net';
 import rateLimitPlugin from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HarnessError } from '../harness/errors.js';
@@ -28,6 +29,13 @@ export interface RateLimitSettings {
   max: number;
   /** Window length in milliseconds (default {@link RATE_LIMIT_WINDOW_MS}). */
   windowMs?: number;
+  /**
+   * Client IP addresses that are never counted (default none). The harness's embedded reference
+   * exempts its own 127.0.0.1 and sends the `rate_limit_enforced` burst from 127.0.0.2, so that the
+   * limit is on without throttling the rest of the run. IPv4-mapped IPv6 addresses
+   * (`::ffff:127.0.0.1`) match their IPv4 form.
+   */
+  allowList?: readonly string[];
 }
 
 /** The build option: requests per second, `false` for no limit, or explicit settings (tests use long windows). */
@@ -58,38 +66,47 @@ export function resolveRateLimit(option: RateLimitOption | undefined): Required<
   if (!Number.isFinite(windowMs) || windowMs <= 0) {
     throw new HarnessError('CNF_ERR_CONFIG_INVALID', `rate limit window must be a positive number of milliseconds, not ${String(windowMs)}`);
   }
-  return { max: settings.max, windowMs };
+  const allowList = settings.allowList ?? [];
+  const notAddress = allowList.find((address) => isIP(address) === 0);
+  if (notAddress !== undefined) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `rate limit allow-list entries must be IP addresses, not ${JSON.stringify(notAddress)}`);
+  return { max: settings.max, windowMs, allowList: [...allowList] };
 }
 
 /**
  * The 429 answer.
  * @param retryAfterSeconds whole seconds until the client's window ends (at least 1)
+ * @param faults with `retry_after_malformed`, Retry-After is `<n> seconds`, neither delay-seconds nor an HTTP-date (RFC 9110 section 10.2.3)
  */
-export function rateLimitReply(retryAfterSeconds: number, settings: Required<RateLimitSettings>): Reply {
+export function rateLimitReply(retryAfterSeconds: number, settings: Required<RateLimitSettings>, faults: FaultSet = new Set()): Reply {
   const per = settings.windowMs === RATE_LIMIT_WINDOW_MS ? 'second' : `${settings.windowMs} ms`;
   return {
     status: 429,
-    headers: { 'retry-after': String(retryAfterSeconds) },
+    headers: { 'retry-after': faults.has('retry_after_malformed') ? `${retryAfterSeconds} seconds` : String(retryAfterSeconds) },
     body: { error: RATE_LIMIT_ERROR, detail: `Rate limit exceeded: at most ${settings.max} requests per ${per} per IP address; retry in ${retryAfterSeconds} s.` },
   };
 }
 
 /**
  * Installs the limit on every route of `app` (call before routes are served; requests to paths
- * that {@link isRateLimited} exempts are not counted). Does nothing with `false` or with the
- * `rate_limit_ignored` fault. The client is `request.ip` (the socket's address; no proxy headers
- * are trusted), IPv6 addresses grouped by /64 as the plugin does.
+ * that {@link isRateLimited} exempts are not counted, nor clients of `settings.allowList`). Does
+ * nothing with `false` or with the `rate_limit_ignored` fault. The client is `request.ip` (the
+ * socket's address; no proxy headers are trusted), IPv6 addresses grouped by /64 as the plugin does.
  */
 export async function registerRateLimit(app: FastifyInstance, settings: Required<RateLimitSettings> | false, faults: FaultSet): Promise<void> {
   if (settings === false || faults.has('rate_limit_ignored')) return;
   // global: false: the plugin adds no hooks of its own; the one hook below decides what counts and
   // writes the 429 in the API's format instead of the plugin's error.
   await app.register(rateLimitPlugin, { global: false });
-  const check = app.createRateLimit({ max: settings.max, timeWindow: settings.windowMs });
+  const allowed = new Set(settings.allowList);
+  const check = app.createRateLimit({
+    max: settings.max,
+    timeWindow: settings.windowMs,
+    ...(allowed.size > 0 ? { allowList: (request: FastifyRequest) => allowed.has(request.ip.replace(/^::ffff:(?=\d+\.)/i, '')) } : {}),
+  });
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     if (!isRateLimited(request.url)) return;
     const limit = await check(request);
     if (limit.isAllowed || !limit.isExceeded) return;
-    return send(reply, rateLimitReply(Math.max(1, limit.ttlInSeconds), settings));
+    return send(reply, rateLimitReply(Math.max(1, limit.ttlInSeconds), settings, faults));
   });
 }

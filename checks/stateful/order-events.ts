@@ -58,3 +58,28 @@ export function orderEventFindings(orderId: string, before: readonly TargetEvent
   }
   return findings;
 }
+
+/** The amounts an order carries in place of the deprecated `amount`, integers in cents. @see api-description.md, Order; Versioning (2025-03-14) */
+export const ORDER_AMOUNT_FIELDS: readonly string[] = ['net_amount', 'subtotal_amount', 'discount_amount', 'total_amount'];
+
+/**
+ * Findings about an order as the target shows it (the adapter answers orders "as the API shows
+ * them"): `items` is an array, net_amount, subtotal_amount, discount_amount and total_amount are
+ * integers, and the deprecated `amount`, where still present, equals net_amount. The deprecated
+ * product_price_id and product_price may be absent, so they are not judged.
+ * @param where how the message names the order (`the order the adapter created`)
+ */
+export function orderShapeFindings(order: Record<string, unknown>, where: string): Finding[] {
+  const findings: Finding[] = [];
+  if (!Array.isArray(order.items)) {
+    findings.push({ kind: 'order_items_missing', title: 'An order carries no items', message: `${where} has items ${JSON.stringify(order.items)}; items replaces the deprecated product_price_id and product_price.`, expected: 'an array', actual: order.items });
+  }
+  const notIntegers = ORDER_AMOUNT_FIELDS.filter((field) => !Number.isInteger(order[field]));
+  if (notIntegers.length > 0) {
+    findings.push({ kind: 'order_amounts_missing', title: 'An order lacks an amount that replaces the deprecated amount', message: `${where} has no integer ${notIntegers.join(', ')}.`, expected: 'integers in cents', actual: Object.fromEntries(notIntegers.map((field) => [field, order[field]])) });
+  }
+  if (order.amount !== undefined && order.amount !== order.net_amount) {
+    findings.push({ kind: 'order_amount_not_net', title: "An order's deprecated amount differs from its net_amount", message: `${where} has amount ${JSON.stringify(order.amount)} and net_amount ${JSON.stringify(order.net_amount)}; net_amount replaces amount with the same value.`, expected: order.net_amount, actual: order.amount });
+  }
+  return findings;
+}

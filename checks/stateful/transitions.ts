@@ -47,6 +47,18 @@ export const STATE_MACHINES: readonly StateMachine[] = [
 /** Every known edge name. */
 export const KNOWN_EDGES: ReadonlySet<string> = new Set(STATE_MACHINES.flatMap((m) => m.edges));
 
+/**
+ * The states of `machine` that have an edge to `to`, in table order (`subscription`, `canceled`:
+ * every status a cancellation starts from).
+ * @returns empty for an unknown machine or state
+ */
+export function statesLeadingTo(machine: string, to: string, machines: readonly StateMachine[] = STATE_MACHINES): string[] {
+  const suffix = `${EDGE_ARROW}${to}`;
+  const prefix = `${machine}: `;
+  const edges = machines.find((m) => m.machine === machine)?.edges ?? [];
+  return edges.filter((e) => e.endsWith(suffix)).map((e) => e.slice(prefix.length, -suffix.length));
+}
+
 /** The coverage of one machine: each of its edges and whether a cell recorded it. */
 export interface MachineCoverage {
   machine: string;

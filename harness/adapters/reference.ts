@@ -12,6 +12,9 @@ import { createClient, type Client } from '../client.js';
 import type { Target } from '../target.js';
 import type { Exchange } from '../types.js';
 
+/** Events asked for per request of the event log (an event is a few kilobytes: a page stays far below the client's 1 MiB body limit). */
+const EVENTS_PAGE = 50;
+
 /** Longest wait for webhook deliveries to settle that the control API accepts, in milliseconds. */
 const MAX_SETTLE_MS = 60_000;
 
@@ -107,11 +110,33 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
     async setWebhookEndpointEnabled(id, enabled) {
       await call('setWebhookEndpointEnabled', 'POST', `/__control/webhook-endpoints/${encodeURIComponent(id)}/enabled`, { enabled });
     },
+    async refundOrder(orderId, input) {
+      const body = input.amount === undefined ? {} : { amount: input.amount };
+      return objectOf('refundOrder', await call('refundOrder', 'POST', `/__control/orders/${encodeURIComponent(orderId)}/refunds`, body));
+    },
+    async createCustomer(input) {
+      const body = { ...(input.externalId ? { external_id: input.externalId } : {}), ...(input.email ? { email: input.email } : {}) };
+      return objectOf('createCustomer', await call('createCustomer', 'POST', '/__control/customers', body));
+    },
+    async createSubscription(input) {
+      const body = { customer_id: input.customerId, status: input.status, ...(input.seats === undefined ? {} : { seats: input.seats }) };
+      return objectOf('createSubscription', await call('createSubscription', 'POST', '/__control/subscriptions', body));
+    },
+    async grantLicenseKey(input) {
+      const body = { customer_id: input.customerId, ...(input.benefitId ? { benefit_id: input.benefitId } : {}) };
+      return objectOf('grantLicenseKey', await call('grantLicenseKey', 'POST', '/__control/license-keys', body));
+    },
     async listEvents(filter = {}) {
-      const query = filter.type === undefined ? '' : `?type=${encodeURIComponent(filter.type)}`;
-      const answer = objectOf('listEvents', await call('listEvents', 'GET', `/__control/events${query}`));
-      if (!Array.isArray(answer.items)) throw new AdapterError('listEvents', 'reference adapter: listEvents: the answer has no items array');
-      return answer.items as TargetEvent[];
+      // The log is read a page at a time: a whole long log would exceed the largest body the client keeps.
+      const events: TargetEvent[] = [];
+      for (;;) {
+        const after = events.at(-1)?.id;
+        const query = new URLSearchParams({ limit: String(EVENTS_PAGE), ...(filter.type === undefined ? {} : { type: filter.type }), ...(after === undefined ? {} : { after }) });
+        const answer = objectOf('listEvents', await call('listEvents', 'GET', `/__control/events?${query}`));
+        if (!Array.isArray(answer.items)) throw new AdapterError('listEvents', 'reference adapter: listEvents: the answer has no items array');
+        events.push(...(answer.items as TargetEvent[]));
+        if (answer.has_more !== true || answer.items.length === 0) return events;
+      }
     },
     async settleDeliveries(timeoutMs) {
       await call('settleDeliveries', 'POST', '/__control/webhook-deliveries/settle', { timeout_ms: Math.max(0, Math.min(MAX_SETTLE_MS, Math.round(timeoutMs))) });

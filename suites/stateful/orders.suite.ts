@@ -2,7 +2,7 @@
 // billing details changeable until then, the customer portal's own orders only, and the receipt.
 // Orders come from the adapter (createOrder, completeOrder): the API shows no operation that
 // creates or completes one, and a fresh order is the only one known to have no invoice yet.
-import { orderEventFindings } from '../../checks/stateful/order-events.js';
+import { orderEventFindings, orderShapeFindings } from '../../checks/stateful/order-events.js';
 import { AdapterError, type OrderInput } from '../../harness/adapter.js';
 import type { Role } from '../../harness/types.js';
 import { answerText, bodyOf, defineScenario, eventually, refused, statefulSuite, statusOf, succeeded, type ScenarioRun } from './scenario.js';
@@ -50,6 +50,8 @@ defineScenario(suite, 'order_paid_transition', async (s) => {
   }) && order.status === 'pending') s.transition('order', 'pending', 'paid');
   const after = await s.adapter('listEvents')({});
   for (const finding of orderEventFindings(id, before, after)) s.fail(finding);
+  // The adapter answers orders as the API shows them: their fields are judged like the API's.
+  for (const finding of [...orderShapeFindings(order, `The order ${id} the adapter created`), ...orderShapeFindings(completed, `The order ${id} the adapter completed`)]) s.fail(finding);
 });
 
 /** An order's invoice is absent until generated, then present: on the organization API or the customer portal. */

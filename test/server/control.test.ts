@@ -73,6 +73,131 @@ describe('control functions', () => {
   });
 });
 
+describe('refunds', () => {
+  /** A new paid order of the portal customer, as the API shows it. */
+  const paidOrder = () => {
+    const created = server.control.createOrder();
+    if (!created.ok) throw new Error(created.error.message);
+    const completed = server.control.completeOrder(created.value.id as string);
+    if (!completed.ok) throw new Error(completed.error.message);
+    return completed.value;
+  };
+
+  it('createOrder picks by default a product that charges something', () => {
+    expect(paidOrder().net_amount).toBeGreaterThan(0);
+  });
+
+  it('refundOrder refunds part of a paid order: a succeeded refund, listed, and the order keeps its status', async () => {
+    const order = paidOrder();
+    const id = order.id as string;
+    const before = server.control.events().length;
+    const refunded = server.control.refundOrder(id, { amount: 100 });
+    if (!refunded.ok) throw new Error(refunded.error.message);
+    expectSchema(server, 'Refund', refunded.value);
+    expect(refunded.value).toMatchObject({ order_id: id, amount: 100, status: 'succeeded', customer_id: order.customer_id, currency: order.currency, tax_amount: Math.round(((order.tax_amount as number) * 100) / (order.net_amount as number)) });
+    const events = server.control.events().slice(before);
+    expect(events.map((e) => e.type)).toEqual(['refund.created', 'order.updated', 'order.refunded']);
+    expect(events[1]!.data).toMatchObject({ id, status: 'paid', refunded_amount: 100 });
+    const listed = (await server.get('/v1/refunds/', { order_id: id })).json();
+    expect(listed.items).toEqual([refunded.value]);
+  });
+
+  it('refundOrder without an amount refunds what is left, then nothing is left', () => {
+    const order = paidOrder();
+    const id = order.id as string;
+    const partial = server.control.refundOrder(id, { amount: 1 });
+    const rest = server.control.refundOrder(id);
+    if (!partial.ok || !rest.ok) throw new Error('refused');
+    expect(rest.value.amount).toBe((order.net_amount as number) - 1);
+    expect((partial.value.tax_amount as number) + (rest.value.tax_amount as number)).toBe(order.tax_amount);
+    const again = server.control.refundOrder(id);
+    expect(again.ok ? undefined : again.error.code).toBe('CONFLICT');
+  });
+
+  it.each<[string, (orderId: string) => unknown, string]>([
+    ['an unknown order', () => server.control.refundOrder('00000000-0000-4000-8000-000000000000'), 'NOT_FOUND'],
+    ['a pending order', () => { const created = server.control.createOrder(); return created.ok && server.control.refundOrder(created.value.id as string); }, 'CONFLICT'],
+    ['more than the order', (orderId) => server.control.refundOrder(orderId, { amount: 10_000_000 }), 'INVALID'],
+    ['zero cents', (orderId) => server.control.refundOrder(orderId, { amount: 0 }), 'INVALID'],
+    ['a fraction of a cent', (orderId) => server.control.refundOrder(orderId, { amount: 1.5 }), 'INVALID'],
+  ])('refundOrder refuses %s, and nothing changes', (_name, refund, code) => {
+    const id = paidOrder().id as string;
+    const refundEvents = () => server.control.events().filter((e) => ['refund.created', 'order.updated', 'order.refunded'].includes(e.type)).length;
+    const events = refundEvents();
+    const refunds = [...server.store.refunds.all()].length;
+    const refused = refund(id) as { ok: boolean; error?: { code: string } };
+    expect(refused.ok ? undefined : refused.error?.code).toBe(code);
+    expect([...server.store.refunds.all()].length).toBe(refunds);
+    expect(refundEvents()).toBe(events);
+  });
+});
+
+describe('customers, subscriptions and license keys', () => {
+  const customer = () => {
+    const created = server.control.createCustomer();
+    if (!created.ok) throw new Error(created.error.message);
+    return created.value;
+  };
+
+  it('createCustomer makes a live customer of organization A with a unique external id', async () => {
+    const created = customer();
+    expectSchema(server, 'Customer', created);
+    expect(created).toMatchObject({ organization_id: server.fixtures.organization_id, deleted_at: null, external_id: expect.stringMatching(/^cnf_/) });
+    const taken = server.control.createCustomer({ external_id: created.external_id as string });
+    expect(taken.ok ? undefined : taken.error.code).toBe('CONFLICT');
+    expect((await server.send('DELETE', `/v1/customers/external/${created.external_id}`)).statusCode).toBe(200);
+  });
+
+  it('createSubscription makes a subscription of the customer in each of the eight statuses, listed by the API, created now', async () => {
+    const owner = customer();
+    const statuses = ['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'canceled', 'unpaid', 'paused'];
+    const created = statuses.map((status) => {
+      const subscription = server.control.createSubscription({ customer_id: owner.id as string, status });
+      if (!subscription.ok) throw new Error(subscription.error.message);
+      expectSchema(server, 'Subscription', subscription.value);
+      expect(subscription.value).toMatchObject({ status, customer_id: owner.id, created_at: '2026-06-01T12:00:00.000000Z', customer: { id: owner.id } });
+      return [subscription.value.id, status];
+    });
+    const listed = (await server.get('/v1/subscriptions/', { customer_id: owner.id as string, limit: 100 })).json();
+    expect(listed.items.map((item: { id: string; status: string }) => [item.id, item.status]).sort()).toEqual(created.sort());
+  });
+
+  it('createSubscription with seats takes invitations; the customer deletion cancels it and revokes its seat', async () => {
+    const owner = customer();
+    const created = server.control.createSubscription({ customer_id: owner.id as string, status: 'active', seats: 1 });
+    if (!created.ok) throw new Error(created.error.message);
+    expect(created.value.seats).toBe(1);
+    const invited = server.control.createSeatInvitation({ subscription_id: created.value.id as string });
+    if (!invited.ok) throw new Error(invited.error.message);
+    const full = server.control.createSeatInvitation({ subscription_id: created.value.id as string });
+    expect(full.ok ? undefined : full.error.code).toBe('CONFLICT');
+    await server.send('DELETE', `/v1/customers/external/${owner.external_id}`);
+    const revoked = server.control.events('customer_seat.revoked').map((e) => e.data);
+    expect(revoked).toContainEqual(expect.objectContaining({ id: invited.value.seat.id, status: 'revoked' }));
+    expect(server.store.subscriptions.get(created.value.id as string)?.status).toBe('canceled');
+  });
+
+  it.each<[string, () => unknown, string]>([
+    ['an unknown customer', () => server.control.createSubscription({ customer_id: '00000000-0000-4000-8000-000000000000', status: 'active' }), 'NOT_FOUND'],
+    ['an unknown status', () => server.control.createSubscription({ customer_id: customer().id as string, status: 'frozen' }), 'INVALID'],
+    ['zero seats', () => server.control.createSubscription({ customer_id: customer().id as string, status: 'active', seats: 0 }), 'INVALID'],
+    ['a license key for an unknown customer', () => server.control.grantLicenseKey({ customer_id: '00000000-0000-4000-8000-000000000000' }), 'NOT_FOUND'],
+    ['a license key of a benefit of another type', () => server.control.grantLicenseKey({ customer_id: customer().id as string, benefit_id: server.store.benefits.inOrganization(server.fixtures.organization_id!).find((b) => b.type !== 'license_keys')!.id }), 'INVALID'],
+  ])('refuses %s', (_name, create, code) => {
+    const refused = create() as { ok: boolean; error?: { code: string } };
+    expect(refused.ok ? undefined : refused.error?.code).toBe(code);
+  });
+
+  it('grantLicenseKey grants a key the customer deletion revokes (benefit_grant.revoked)', async () => {
+    const owner = customer();
+    const granted = server.control.grantLicenseKey({ customer_id: owner.id as string });
+    if (!granted.ok) throw new Error(granted.error.message);
+    expect(granted.value).toMatchObject({ customer_id: owner.id, status: 'granted', key: expect.stringMatching(/-[0-9A-F]{8}-/) });
+    await server.send('DELETE', `/v1/customers/external/${owner.external_id}`);
+    expect(server.control.events('benefit_grant.revoked').map((e) => e.data.license_key_id)).toContain(granted.value.id);
+  });
+});
+
 describe('control API over HTTP', () => {
   it('creates and completes an order, and reads the event log', async () => {
     const created = await post('/__control/orders', { checkout: true });
@@ -86,6 +211,28 @@ describe('control API over HTTP', () => {
     expect(events.json().items.map((e: { data: { id: string } }) => e.data.id)).toEqual([id]);
     const all = (await server.app.inject({ url: '/__control/events' })).json().items.map((e: { type: string }) => e.type);
     expect(all).toEqual(['checkout.created', 'order.created', 'order.updated', 'order.paid']);
+    const first = (await server.app.inject({ url: '/__control/events?limit=3' })).json();
+    expect({ types: first.items.map((e: { type: string }) => e.type), more: first.has_more }).toEqual({ types: ['checkout.created', 'order.created', 'order.updated'], more: true });
+    const rest = (await server.app.inject({ url: `/__control/events?limit=3&after=${first.items[2].id}` })).json();
+    expect({ types: rest.items.map((e: { type: string }) => e.type), more: rest.has_more }).toEqual({ types: ['order.paid'], more: false });
+    expect((await server.app.inject({ url: '/__control/events?limit=0' })).statusCode).toBe(400);
+  });
+
+  it('creates a customer with a seat-based subscription and a license key, and refunds an order', async () => {
+    const created = await post('/__control/customers', { external_id: 'cnf_http_customer' });
+    expect(created.statusCode).toBe(201);
+    const customerId = created.json().id;
+    const subscription = await post('/__control/subscriptions', { customer_id: customerId, status: 'past_due', seats: 3 });
+    expect(subscription.statusCode).toBe(201);
+    expect(subscription.json()).toMatchObject({ status: 'past_due', seats: 3, customer_id: customerId });
+    const key = await post('/__control/license-keys', { customer_id: customerId });
+    expect(key.statusCode).toBe(201);
+    expect(key.json()).toMatchObject({ status: 'granted', customer_id: customerId });
+    const order = (await post('/__control/orders', {})).json();
+    await post(`/__control/orders/${order.id}/complete`);
+    const refund = await post(`/__control/orders/${order.id}/refunds`, { amount: 1, reason: 'duplicate' });
+    expect(refund.statusCode).toBe(201);
+    expect(refund.json()).toMatchObject({ order_id: order.id, amount: 1, reason: 'duplicate' });
   });
 
   it('mints authorization codes and seat invitations, advances the clock and resets', async () => {
@@ -108,6 +255,11 @@ describe('control API over HTTP', () => {
     ['an unknown client', '/__control/authorization-codes', { client_id: 'nope' }, 404],
     ['a body that is a list', '/__control/orders', [1], 400],
     ['a field of the wrong type', '/__control/seat-invitations', { expires_in_seconds: 'soon' }, 400],
+    ['a refund of an unknown order', '/__control/orders/00000000-0000-4000-8000-000000000000/refunds', {}, 404],
+    ['a refund amount that is a string', '/__control/orders/00000000-0000-4000-8000-000000000000/refunds', { amount: '5' }, 400],
+    ['a subscription without a status', '/__control/subscriptions', { customer_id: '00000000-0000-4000-8000-000000000000' }, 400],
+    ['a license key without a customer', '/__control/license-keys', {}, 400],
+    ['a customer whose external id is a number', '/__control/customers', { external_id: 5 }, 400],
   ])('answers %s with %i and an error body', async (_name, url, body, status) => {
     const response = await post(url, body);
     expect(response.statusCode).toBe(status);

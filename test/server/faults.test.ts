@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
+import { imfFixdateProblem, retryAfterProblem } from '../../checks/response-headers-conformance.js';
 import { HarnessError } from '../../harness/errors.js';
 import { buildApp } from '../../server/app.js';
 import { FAULTS, resolveFaults, type FaultId } from '../../server/faults.js';
@@ -108,6 +109,16 @@ const SHOWS: Record<FaultId, (server: TestServer) => Promise<boolean>> = {
     server.control.completeOrder(created.value.id as string);
     return !server.control.events('order.paid').some((event) => event.data.id === created.value.id);
   },
+  async refund_event_skipped(server) {
+    const created = server.control.createOrder();
+    if (!created.ok) throw new Error(created.error.message);
+    server.control.completeOrder(created.value.id as string);
+    const updates = () => server.control.events('order.updated').filter((event) => event.data.id === created.value.id).length;
+    const before = updates();
+    const refunded = server.control.refundOrder(created.value.id as string, { amount: 1 });
+    if (!refunded.ok) throw new Error(refunded.error.message);
+    return updates() === before;
+  },
   async introspect_unknown_active(server) {
     const response = await server.send('POST', '/v1/oauth2/introspect', { as: null, form: { token: 'not-a-token', client_id: server.fixtures.oauth_client_id!, client_secret: server.fixtures.oauth_client_secret! } });
     return response.json().active === true;
@@ -139,6 +150,18 @@ const SHOWS: Record<FaultId, (server: TestServer) => Promise<boolean>> = {
     for (let i = 0; i < 10; i++) statuses.push((await limited.app.inject({ url: '/v1/products/', headers: { authorization: `Bearer ${limited.credentials.admin}` } })).statusCode);
     await limited.app.close();
     return !statuses.includes(429);
+  },
+  async retry_after_malformed(server) {
+    const limited = await buildApp({ faults: server.faults, rateLimit: { max: 1, windowMs: 60_000 } });
+    const statuses = [];
+    for (let i = 0; i < 2; i++) statuses.push(await limited.app.inject({ url: '/v1/products/', headers: { authorization: `Bearer ${limited.credentials.admin}` } }));
+    await limited.app.close();
+    const retryAfter = String(statuses[1]!.headers['retry-after']);
+    return statuses[1]!.statusCode === 429 && retryAfterProblem(retryAfter) !== undefined;
+  },
+  async date_header_malformed(server) {
+    const date = (await server.get('/v1/products/')).headers.date;
+    return typeof date === 'string' && imfFixdateProblem(date) !== undefined;
   },
   async webhook_unsigned(server) {
     const { received } = await deliveredOnOrder(server, true);

@@ -27,7 +27,7 @@ async function burst(server: ReferenceApp, count: number, remoteAddress = '203.0
 describe('rate limit', () => {
   it('answers a burst of 150 requests within a second with 429, Retry-After and an error body (default 100 per second)', async () => {
     const server = await app({});
-    expect(server.settings.rateLimit).toEqual({ max: 100, windowMs: 1000 });
+    expect(server.settings.rateLimit).toEqual({ max: 100, windowMs: 1000, allowList: [] });
     const responses = await burst(server, 150);
     const limited = responses.filter((r) => r.statusCode === 429);
     expect(limited.length).toBeGreaterThan(0);
@@ -76,6 +76,21 @@ describe('rate limit', () => {
     expect(statuses).toEqual([401, 404, 429]);
   });
 
+  it('does not count the addresses of its allow-list (IPv4-mapped forms too), and counts the others', async () => {
+    const server = await app({ rateLimit: { max: 2, windowMs: 60_000, allowList: ['127.0.0.1'] } });
+    const limited = async (address: string) => (await burst(server, 4, address)).filter((r) => r.statusCode === 429).length;
+    expect(await limited('127.0.0.1')).toBe(0);
+    expect(await limited('::ffff:127.0.0.1')).toBe(0);
+    expect(await limited('127.0.0.2')).toBe(2);
+  });
+
+  it('answers Retry-After as "<n> seconds" with the retry_after_malformed fault', async () => {
+    const server = await app({ rateLimit: { max: 1, windowMs: 60_000 }, faults: ['retry_after_malformed'] });
+    const [, refused] = await burst(server, 2, '198.51.100.3');
+    expect(refused!.statusCode).toBe(429);
+    expect(refused!.headers['retry-after']).toMatch(/^\d+ seconds$/);
+  });
+
   it('is off with the rate_limit_ignored fault', async () => {
     const server = await app({ rateLimit: { max: 2, windowMs: 60_000 }, faults: ['rate_limit_ignored'] });
     expect((await burst(server, 10)).filter((r) => r.statusCode === 429)).toEqual([]);
@@ -84,10 +99,11 @@ describe('rate limit', () => {
 
 describe('resolveRateLimit', () => {
   it.each<[string, Parameters<typeof resolveRateLimit>[0], ReturnType<typeof resolveRateLimit>]>([
-    ['the default', undefined, { max: 100, windowMs: 1000 }],
-    ['a number per second', 20, { max: 20, windowMs: 1000 }],
+    ['the default', undefined, { max: 100, windowMs: 1000, allowList: [] }],
+    ['a number per second', 20, { max: 20, windowMs: 1000, allowList: [] }],
     ['false', false, false],
-    ['settings', { max: 3, windowMs: 500 }, { max: 3, windowMs: 500 }],
+    ['settings', { max: 3, windowMs: 500 }, { max: 3, windowMs: 500, allowList: [] }],
+    ['settings with an allow-list', { max: 3, allowList: ['127.0.0.1', '::1'] }, { max: 3, windowMs: 1000, allowList: ['127.0.0.1', '::1'] }],
   ])('resolves %s', (_name, given, want) => {
     expect(resolveRateLimit(given)).toEqual(want);
   });
@@ -96,6 +112,7 @@ describe('resolveRateLimit', () => {
     ['zero', 0],
     ['a fraction', 1.5],
     ['a negative window', { max: 1, windowMs: -1 }],
+    ['an allow-list entry that is not an IP address', { max: 1, allowList: ['localhost'] }],
   ])('refuses %s with CNF_ERR_CONFIG_INVALID', (_name, given) => {
     expect(() => resolveRateLimit(given)).toThrowError(HarnessError);
     expect(() => resolveRateLimit(given)).toThrowError(expect.objectContaining({ code: 'CNF_ERR_CONFIG_INVALID' }));

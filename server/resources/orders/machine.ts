@@ -1,6 +1,8 @@
 /**
  * The order state machine: an order is created pending (a transitive state) and becomes paid when
- * its processing completes. The table is declarative, so that stateful suites can import it.
+ * its processing completes. A refund, partial or full, leaves the status as it is (the API
+ * description does not state another value) and emits order.updated as an event, not a
+ * transition. The table is declarative, so that stateful suites can import it.
  * @see shared/api-description.md, States and transitions; Events
  */
 import { emitEvent, type MachineContext } from '../../events.js';
@@ -14,6 +16,14 @@ export const ORDER_CREATION_EVENTS = ['order.created'] as const;
 
 /** The event of the checkout an order comes from, emitted before the order's own. @see shared/api-description.md, Events */
 export const CHECKOUT_CREATION_EVENTS = ['checkout.created'] as const;
+
+/**
+ * Events of a refund of an order, partial or full, emitted with the order as it is after the
+ * refund: order.updated (the API description's), then order.refunded. The status does not change,
+ * so a refund is not a transition of {@link ORDER_TRANSITIONS}.
+ * @see shared/api-description.md, States and transitions (Order (any): refund, partial or full); Events (order.updated)
+ */
+export const ORDER_REFUND_EVENTS = ['order.updated', 'order.refunded'] as const;
 
 /** Transitions of an order. @see shared/api-description.md, States and transitions (Order pending -> paid) */
 export const ORDER_TRANSITIONS = {
@@ -49,11 +59,34 @@ export function createOrder(ctx: MachineContext, order: OrderRecord): OrderRecor
 export function fireOrderTransition(ctx: MachineContext, order: OrderRecord, name: OrderTransition): Result<OrderRecord, TransitionRefused<OrderStatus>> {
   const planned = planTransition<OrderStatus, OrderTransition>(ORDER_TRANSITIONS, name, order.status);
   if (!planned.ok) return fail(planned.error);
-  order.status = planned.value.to;
-  order.modified_at = nowTimestamp(ctx.store);
+  ctx.store.orders.update(order, { status: planned.value.to, modified_at: nowTimestamp(ctx.store) });
   const data = serializeOrder(ctx, order);
   for (const type of planned.value.events) {
     if (type === 'order.paid' && ctx.faults.has('event_skipped')) continue;
+    emitEvent(ctx.store, type, data);
+  }
+  return ok(order);
+}
+
+/**
+ * Records a refund of a paid order: adds `amount` and `taxAmount` to its refunded amounts, sets
+ * modified_at, then emits {@link ORDER_REFUND_EVENTS} with the order as it now is. The caller has
+ * checked the amounts (refunds/create.ts).
+ * @param amount cents refunded, added to refunded_amount
+ * @param taxAmount cents of tax refunded, added to refunded_tax_amount
+ * @param faults `refund_event_skipped` leaves out order.updated
+ * @returns the order, or the refusal when it is not paid (only a paid order has a payment to refund)
+ */
+export function recordOrderRefund(ctx: MachineContext, order: OrderRecord, amount: number, taxAmount: number): Result<OrderRecord, TransitionRefused<OrderStatus>> {
+  if (order.status !== 'paid') return fail({ code: 'TRANSITION_NOT_ALLOWED', transition: 'refund', from: order.status, allowed: ['paid'] });
+  ctx.store.orders.update(order, {
+    refunded_amount: order.refunded_amount + amount,
+    refunded_tax_amount: order.refunded_tax_amount + taxAmount,
+    modified_at: nowTimestamp(ctx.store),
+  });
+  const data = serializeOrder(ctx, order);
+  for (const type of ORDER_REFUND_EVENTS) {
+    if (type === 'order.updated' && ctx.faults.has('refund_event_skipped')) continue;
     emitEvent(ctx.store, type, data);
   }
   return ok(order);

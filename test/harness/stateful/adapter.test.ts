@@ -46,6 +46,26 @@ describe('the reference adapter against a reference server', () => {
     expect(code).toMatchObject({ clientId: reference.fixtures.oauth_client_id, redirectUri: expect.stringMatching(/^https?:\/\//) });
   });
 
+  test('refundOrder refunds a paid order, listed by the API, with order.updated', async () => {
+    const order = await adapter.createOrder!({});
+    await adapter.completeOrder!(order.id as string);
+    const refund = await adapter.refundOrder!(order.id as string, { amount: 1 });
+    expect(refund).toMatchObject({ id: expect.any(String), order_id: order.id, amount: 1 });
+    const types = (await adapter.listEvents!({})).filter((e) => e.data.id === order.id).map((e) => e.type);
+    expect(types.slice(-2)).toEqual(['order.updated', 'order.refunded']);
+    await expect(adapter.refundOrder!('00000000-0000-4000-8000-000000000000', {})).rejects.toMatchObject({ code: 'CNF_ERR_ADAPTER', capability: 'refundOrder', message: expect.stringContaining('answered 404') });
+  });
+
+  test('createCustomer, createSubscription and grantLicenseKey make what a deletion cascades to', async () => {
+    const customer = await adapter.createCustomer!({ externalId: 'cnf_adapter_test' });
+    expect(customer).toMatchObject({ id: expect.any(String), external_id: 'cnf_adapter_test', deleted_at: null });
+    const subscription = await adapter.createSubscription!({ customerId: customer.id as string, status: 'paused', seats: 2 });
+    expect(subscription).toMatchObject({ status: 'paused', customer_id: customer.id, seats: 2 });
+    const key = await adapter.grantLicenseKey!({ customerId: customer.id as string });
+    expect(key).toMatchObject({ status: 'granted', customer_id: customer.id });
+    await expect(adapter.createSubscription!({ customerId: customer.id as string, status: 'frozen' })).rejects.toMatchObject({ capability: 'createSubscription', message: expect.stringContaining('answered 400') });
+  });
+
   test('advanceClock, webhook endpoints and settleDeliveries', async () => {
     await expect(adapter.advanceClock!(1000)).resolves.toBeUndefined();
     const endpoint = await adapter.createWebhookEndpoint!({ url: 'http://127.0.0.1:9/hook', events: ['order.paid'], enabled: false });

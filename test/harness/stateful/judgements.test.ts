@@ -4,7 +4,9 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, test } from 'vitest';
 import { benefitIdsOf, isExactly, sameSet } from '../../../checks/stateful/benefit-sets.js';
 import { anonymizationFindings } from '../../../checks/stateful/customer-deletion.js';
-import { newEvents, orderEventFindings } from '../../../checks/stateful/order-events.js';
+import { licenseKeyFindings, revocationEvent, subscriptionCascade } from '../../../checks/stateful/deletion-cascade.js';
+import { listedRefund, refundEventFindings, refundListingFindings } from '../../../checks/stateful/refund-events.js';
+import { newEvents, orderEventFindings, orderShapeFindings } from '../../../checks/stateful/order-events.js';
 import { envelopeOf, signatureFindings, subscriptionFindings, type EndpointDeliveries } from '../../../checks/stateful/webhook-deliveries.js';
 import type { TargetEvent } from '../../../harness/adapter.js';
 import type { ReceivedRequest } from '../../../harness/webhook-receiver.js';
@@ -105,5 +107,89 @@ describe('benefit sets', () => {
   test('benefitIdsOf reads the ids of a product, lower-cased, and [] without benefits', () => {
     expect(benefitIdsOf({ benefits: [{ id: 'AB' }, { id: 'cd' }, { nope: 1 }] })).toEqual(['ab', 'cd']);
     expect(benefitIdsOf({})).toEqual([]);
+  });
+});
+
+describe('subscriptionCascade', () => {
+  const sub = (id: string, status: string, ended_at: string | null = null) => ({ id, status, ended_at, cancel_at_period_end: false });
+  const at = '2026-06-01T12:00:00Z';
+
+  test.each<[string, Record<string, unknown>[], Record<string, unknown>[], string[], string[]]>([
+    ['every status canceled and ended', [sub('a', 'active'), sub('t', 'trialing'), sub('p', 'past_due')], [sub('a', 'canceled', at), sub('t', 'canceled', at), sub('p', 'canceled', at)], [], ['active→canceled', 'trialing→canceled', 'past_due→canceled']],
+    ['only active judged: others unchanged pass, and are no change', [sub('a', 'active'), sub('t', 'trialing')], [sub('a', 'canceled', at), sub('t', 'trialing')], [], ['active→canceled']],
+    ['active left active (no_cascade_on_delete)', [sub('a', 'active')], [sub('a', 'active')], ['subscription_not_canceled'], []],
+    ['active canceled at period end only', [sub('a', 'active')], [{ ...sub('a', 'active'), cancel_at_period_end: true }], ['subscription_not_canceled'], []],
+    ['canceled without ended_at: a finding, no change', [sub('a', 'active')], [sub('a', 'canceled')], ['subscription_not_canceled'], []],
+    ['another status change is a change, never a finding', [sub('i', 'incomplete')], [sub('i', 'incomplete_expired', at)], [], ['incomplete→incomplete_expired']],
+    ['a subscription no longer listed cannot be judged', [sub('a', 'active')], [], [], []],
+    ['a subscription not created by the scenario is ignored', [sub('x', 'active')], [sub('x', 'active')], [], []],
+  ])('%s', (_name, before, after, findings, changes) => {
+    const ids = before.map((item) => item.id as string).filter((id) => id !== 'x');
+    const cascade = subscriptionCascade(ids, before, after);
+    expect(kinds(cascade.findings)).toEqual(findings);
+    expect(cascade.changes.map((c) => `${c.from}→${c.to}`)).toEqual(changes);
+  });
+});
+
+describe('revocations', () => {
+  const SEAT = 'seat-1';
+  const KEY = 'key-1';
+  test.each<[string, TargetEvent[], string, string | undefined, boolean]>([
+    ['the record itself, revoked', [event('e1', 'customer_seat.revoked', { id: SEAT, status: 'revoked' })], SEAT, undefined, true],
+    ['the record, but not revoked', [event('e1', 'customer_seat.claimed', { id: SEAT, status: 'claimed' })], SEAT, undefined, false],
+    ['another record revoked', [event('e1', 'customer_seat.revoked', { id: 'seat-2', status: 'revoked' })], SEAT, undefined, false],
+    ['a grant event naming the key', [event('e1', 'benefit_grant.revoked', { license_key_id: KEY, revoked_at: '2026-06-01T12:00:00Z' })], KEY, 'license_key_id', true],
+    ['a grant event naming the key, of another kind', [event('e1', 'benefit_grant.updated', { license_key_id: KEY })], KEY, 'license_key_id', false],
+    ['a grant event naming the key, field not asked for', [event('e1', 'benefit_grant.revoked', { license_key_id: KEY })], KEY, undefined, false],
+  ])('revocationEvent: %s', (_name, events, id, field, found) => {
+    expect(revocationEvent(events, id, field) !== undefined).toBe(found);
+  });
+
+  test.each<[string, Record<string, unknown> | undefined, string[]]>([
+    ['no longer listed', undefined, []],
+    ['listed revoked', { id: KEY, status: 'revoked' }, []],
+    ['listed granted', { id: KEY, status: 'granted' }, ['license_key_still_granted']],
+  ])('licenseKeyFindings: %s', (_name, key, expected) => {
+    expect(kinds(licenseKeyFindings(key))).toEqual(expected);
+  });
+});
+
+describe('refunds', () => {
+  const refund = { id: 'r1', order_id: ORDER, amount: 500 };
+  test.each<[string, TargetEvent[], string[]]>([
+    ['order.updated of the order', [event('e1', 'refund.created', { id: 'r1' }), event('e2', 'order.updated'), event('e3', 'order.refunded')], []],
+    ['no order.updated (refund_event_skipped)', [event('e1', 'refund.created', { id: 'r1' }), event('e3', 'order.refunded')], ['order_updated_not_emitted_on_refund']],
+    ['order.updated of another order', [event('e2', 'order.updated', { id: 'another-order' })], ['order_updated_not_emitted_on_refund']],
+  ])('refundEventFindings: %s', (_name, events, expected) => {
+    expect(kinds(refundEventFindings(ORDER, events))).toEqual(expected);
+  });
+
+  test.each<[string, Record<string, unknown>[], Record<string, unknown>, number | undefined, string[]]>([
+    ['listed with its order and amount', [refund], refund, 500, []],
+    ['listed, full refund (no amount asked)', [{ ...refund, amount: 1000 }], refund, undefined, []],
+    ['not listed', [{ id: 'r0', order_id: ORDER, amount: 500 }], refund, 500, ['refund_not_listed']],
+    ['listed with another amount', [{ ...refund, amount: 499 }], refund, 500, ['refund_listed_wrong']],
+    ['listed with another order', [{ ...refund, order_id: 'another-order' }], refund, 500, ['refund_listed_wrong']],
+    ['no id from the adapter: the order\'s refund', [{ id: 'r9', order_id: ORDER, amount: 500 }], { amount: 500 }, 500, []],
+  ])('refundListingFindings: %s', (_name, items, issued, amount, expected) => {
+    expect(kinds(refundListingFindings(items, issued, ORDER, amount))).toEqual(expected);
+  });
+
+  test('listedRefund finds by id, else by order', () => {
+    expect(listedRefund([{ id: 'r2', order_id: ORDER }, { id: 'r1', order_id: ORDER }], { id: 'r1' }, ORDER)?.id).toBe('r1');
+    expect(listedRefund([{ id: 'r2', order_id: 'other' }, { id: 'r3', order_id: ORDER }], {}, ORDER)?.id).toBe('r3');
+  });
+});
+
+describe('orderShapeFindings', () => {
+  const order = { id: ORDER, items: [], net_amount: 1000, subtotal_amount: 1000, discount_amount: 0, total_amount: 1200 };
+  test.each<[string, Record<string, unknown>, string[]]>([
+    ['items and the four amounts, no deprecated amount', order, []],
+    ['the deprecated amount equal to net_amount', { ...order, amount: 1000 }, []],
+    ['the deprecated amount not net_amount', { ...order, amount: 1200 }, ['order_amount_not_net']],
+    ['no items', { ...order, items: undefined }, ['order_items_missing']],
+    ['an amount that is not an integer', { ...order, total_amount: '1200' }, ['order_amounts_missing']],
+  ])('%s', (_name, shown, expected) => {
+    expect(kinds(orderShapeFindings(shown, 'the order'))).toEqual(expected);
   });
 });

@@ -1,7 +1,7 @@
 // Transition coverage: the edges come from the reference's declarative tables, cells record the
 // ones they saw, and the console report shows the block only when a stateful scenario ran.
 import { describe, expect, test } from 'vitest';
-import { edge, KNOWN_EDGES, renderTransitionCoverage, STATE_MACHINES, transitionCoverage } from '../../../checks/stateful/transitions.js';
+import { edge, KNOWN_EDGES, renderTransitionCoverage, STATE_MACHINES, statesLeadingTo, transitionCoverage } from '../../../checks/stateful/transitions.js';
 import type { CellMeta } from '../../../harness/types.js';
 import { renderConsoleReport } from '../../../reporters/console.js';
 
@@ -15,6 +15,16 @@ describe('state machines', () => {
     expect(KNOWN_EDGES.has('seat: claimed→revoked')).toBe(true);
     expect(KNOWN_EDGES.has('subscription: active→canceled')).toBe(true);
     expect(edge('file', 'pending', 'uploaded')).toBe('file: pending→uploaded');
+  });
+
+  test.each<[string, string, string[]]>([
+    ['subscription', 'canceled', ['incomplete', 'trialing', 'active', 'past_due', 'unpaid', 'paused']],
+    ['seat', 'revoked', ['pending', 'claimed']],
+    ['order', 'paid', ['pending']],
+    ['order', 'refunded', []],
+    ['unknown', 'canceled', []],
+  ])('statesLeadingTo(%s, %s)', (machine, to, expected) => {
+    expect(statesLeadingTo(machine, to)).toEqual(expected);
   });
 });
 

@@ -1,0 +1,98 @@
+/**
+ * The runner of the model-based suites: declares one vitest test per family of
+ * generators/commands/ (in a `describe` named after the operation its cell is reported under),
+ * runs the family against the run's target with fast-check, and writes its cell to
+ * `task.meta.conformance`. A failure's message carries the shrunk command list, the seed and the
+ * path that replays it.
+ * @see ../../../shared/style.md, fast-check (model-based commands); "A failure is data"
+ */
+import { afterAll, describe, test } from 'vitest';
+import type { Family } from '../../generators/commands/family.js';
+import { selectFamilies } from '../../generators/commands/index.js';
+import type { CommandEnv } from '../../generators/commands/real.js';
+import { failureLines, runFamily, sequencesFor, type FamilyOutcome } from '../../generators/commands/run-family.js';
+import { loadAdapter } from '../../harness/adapter.js';
+import { createClient, type Client } from '../../harness/client.js';
+import { readRunContext } from '../../harness/context.js';
+import { toCurl } from '../../harness/curl.js';
+import { ConformanceFailure } from '../../harness/suite.js';
+import type { CellMeta, Failure, TestCase } from '../../harness/types.js';
+import { loadSpec } from '../../spec/load.js';
+
+/**
+ * The cell of a family's outcome: one case per sequence drawn, the shrunk failure as a
+ * {@link Failure} whose message ends with the command list and the replay command.
+ */
+export function familyCell(family: Family<object>, outcome: FamilyOutcome, adapterName = 'none'): CellMeta {
+  const base = { operationId: family.operationId, checkId: family.checkId };
+  if (outcome.status === 'skipped') return { ...base, status: 'skipped', skipReason: outcome.skipReason ?? 'not runnable', cases: 0, failures: [] };
+  const failures: Failure[] = [];
+  const failure = outcome.failure;
+  if (failure) {
+    const { rule, ...finding } = failure.finding;
+    const exchange = failure.exchange;
+    const testCase: TestCase = exchange?.case ?? { id: `${family.checkId}#adapter`, operationId: family.operationId, pathParams: {}, query: {}, headers: {}, role: null };
+    failures.push({
+      ...finding,
+      message: [finding.message, ...failureLines(family, failure)].join('\n'),
+      checkId: family.checkId,
+      severity: family.severity,
+      rule,
+      operationId: family.operationId,
+      caseId: `${family.checkId}#shrunk`,
+      case: testCase,
+      request: exchange?.request ?? { method: 'ADAPTER', url: `adapter:${adapterName}`, headers: {} },
+      ...(exchange?.response ? { response: exchange.response } : {}),
+      reproduce: {
+        curl: exchange ? toCurl(exchange.request, failure.secrets) : `# no single request shows this; the commands were: ${failure.commands}`,
+        seed: failure.seed,
+        path: failure.path,
+      },
+    });
+  }
+  return { ...base, status: outcome.status, cases: outcome.runs, failures, observed: outcome.observed, transitions: outcome.transitions };
+}
+
+/**
+ * Declares the test of a family, unless the run does not select it (`--checks`, `--operations`).
+ * Must be awaited at the top level of a `.suite.ts` file.
+ * @throws HarnessError when the run context, the document or the adapter module cannot be read
+ */
+export async function defineFamilySuite<M extends object>(family: Family<M>): Promise<void> {
+  const run = readRunContext();
+  if (!selectFamilies(run.checks, run.operations).some((f) => f.id === family.id)) return;
+  const spec = await loadSpec(run.specFile);
+  const client = createClient(run.target);
+  const adapter = await loadAdapter(run.adapter, run.target);
+  const others = new Map<string, Client>();
+  afterAll(async () => {
+    await client.close();
+    for (const other of others.values()) await other.close();
+    await adapter?.close?.();
+  });
+  const env: CommandEnv = {
+    spec,
+    target: run.target,
+    client,
+    adapter,
+    seed: run.seed,
+    clientFor(origin) {
+      if (origin === new URL(run.target.baseUrl).origin) return client;
+      let other = others.get(origin);
+      if (!other) {
+        other = createClient({ ...run.target, baseUrl: origin, roles: {} });
+        others.set(origin, other);
+      }
+      return other;
+    },
+  };
+  describe(family.operationId, () => {
+    test(family.checkId, async ({ task, skip }) => {
+      const outcome = await runFamily({ family, env, runSeed: run.seed, numRuns: sequencesFor(family, run.runs), ...(run.path ? { path: run.path } : {}) });
+      const cell = familyCell(family as Family<object>, outcome, adapter?.name);
+      task.meta.conformance = cell;
+      if (cell.status === 'skipped') skip(cell.skipReason);
+      if (cell.status === 'failed') throw new ConformanceFailure(cell);
+    });
+  });
+}
