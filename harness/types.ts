@@ -170,7 +170,7 @@ export interface CellMeta {
   observed?: { statuses: number[]; parameters: string[] };
   /**
    * State-machine edges a stateful scenario saw happen through the target (`order: pending→paid`),
-   * for the transition coverage of the console report; absent on cells of the generic suites.
+   * for the transition coverage of the reports; absent on cells of the generic suites.
    */
   transitions?: string[];
 }

@@ -1,7 +1,8 @@
 /**
  * The HTML reporter: the whole run as one self-contained page for people (QA, a CI artifact to
  * open in a browser). Header with the verdict, the operation x check matrix, spec coverage,
- * failures grouped by check with their reproducers, skipped cells, harness errors.
+ * transition coverage (when stateful scenarios ran), failures grouped by check with their
+ * reproducers, skipped cells, harness errors.
  *
  * Self-contained: inline CSS and one small inline script (the copy buttons), no URL of any kind
  * (no CDN, no web fonts, no images to fetch), and a Content-Security-Policy that forbids loading
@@ -12,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import pkg from '../package.json' with { type: 'json' };
+import { transitionCoverage, type MachineCoverage, type TransitionCoverage } from '../checks/stateful/transitions.js';
 import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse } from '../harness/types.js';
 import { COVERAGE_MEASURES, describeShortfall, formatPercent, type Coverage, type CoverageMeasure, type OperationCoverage } from './coverage.js';
 import { formatDuration, groupFailures, plural, truncate } from './format.js';
@@ -45,6 +47,8 @@ const MAX_ERROR_PLACES = 5;
  * @param results the run's cells and harness errors
  * @param info the run's target, spec version, seed, start (ISO 8601, UTC) and duration (ms)
  * @param coverage the run's spec coverage; without it the coverage section says it was not measured
+ * The "Transition coverage" section (each state machine's edges, exercised or not, and the count)
+ * follows the spec coverage when a cell records transitions, and is left out otherwise.
  */
 export function renderHtml(results: RunResults, info: ReportInfo, coverage?: Coverage): string {
   const matrix = buildMatrix(results.cells);
@@ -52,6 +56,7 @@ export function renderHtml(results: RunResults, info: ReportInfo, coverage?: Cov
   const skips = planSkips(results.cells);
   const verdict = verdictOf(results, coverage);
   const title = info.title ?? DEFAULT_TITLE;
+  const transitions = transitionCoverage(results.cells);
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -63,10 +68,11 @@ export function renderHtml(results: RunResults, info: ReportInfo, coverage?: Cov
 <style>${raw(STYLE)}</style>
 </head>
 <body>
-${renderHeader(results, info, verdict, title)}
+${renderHeader(results, info, verdict, title, transitions !== undefined)}
 <main id="main">
 ${renderMatrix(results.cells, matrix, failures, skips)}
 ${renderCoverage(coverage)}
+${transitions ? renderTransitions(transitions) : ''}
 ${renderFailures(failures)}
 ${renderAccepted(results.cells)}
 ${renderSkipped(skips)}
@@ -161,7 +167,7 @@ function verdictOf(results: RunResults, coverage: Coverage | undefined): Verdict
   return { label: 'Conformant', tone: 'pass', symbol: '✓', reasons };
 }
 
-function renderHeader(results: RunResults, info: ReportInfo, verdict: VerdictView, title: string): Html {
+function renderHeader(results: RunResults, info: ReportInfo, verdict: VerdictView, title: string, hasTransitions: boolean): Html {
   const summary = summarize(results);
   const started = info.startedAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
   const counts: [string, number, string, string][] = [
@@ -184,7 +190,7 @@ function renderHeader(results: RunResults, info: ReportInfo, verdict: VerdictVie
 <ul class="counts" aria-label="Cells by outcome">${counts.map(
     ([name, count, symbol, label]) => html`<li class="count count-${name}${count > 0 ? '' : ' count-zero'}"><span class="count-number">${count}</span> <span aria-hidden="true">${symbol}</span> ${label}</li>`,
   )}</ul>
-<nav aria-label="Sections"><a href="#matrix">Matrix</a> <a href="#coverage">Coverage</a> <a href="#failures">Failures</a> <a href="#skipped">Skipped</a> <a href="#errors">Errors</a></nav>
+<nav aria-label="Sections"><a href="#matrix">Matrix</a> <a href="#coverage">Coverage</a> ${hasTransitions ? html`<a href="#transitions">Transitions</a> ` : ''}<a href="#failures">Failures</a> <a href="#skipped">Skipped</a> <a href="#errors">Errors</a></nav>
 </header>`;
 }
 
@@ -378,6 +384,39 @@ function renderOperationCoverage(operation: OperationCoverage): Html {
 
 function chip(label: string, covered: boolean, verb: string): Html {
   return html`<li class="chip ${covered ? 'hit' : 'miss'}"><span aria-hidden="true">${covered ? '✓ ' : '✗ '}</span>${label}<span class="vh">${covered ? ` ${verb}` : ` not ${verb}`}</span></li>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transition coverage
+
+function renderTransitions(coverage: TransitionCoverage): Html {
+  const unknown = coverage.unknown.map((edge) => html`<li class="chip odd"><span aria-hidden="true">? </span>${edge}<span class="vh"> recorded but in no transition table</span></li>`);
+  return html`<section id="transitions" aria-labelledby="transitions-title">
+<h2 id="transitions-title">Transition coverage</h2>
+<p>The edges of each state machine of the reference's transition tables; an edge is exercised when a stateful scenario saw the transition happen through the target. An edge not exercised is not a failure: a scenario the target's adapter cannot set up is skipped.</p>
+<p class="transitions-total"><span class="fraction">${coverage.exercised}/${coverage.total}</span> edges exercised</p>
+<div class="scroll">
+<table class="per-machine">
+<caption>Transition coverage per state machine</caption>
+<thead><tr><th scope="col">State machine</th><th scope="col">Edges</th></tr></thead>
+<tbody>
+${coverage.machines.map(renderMachineCoverage)}
+</tbody>
+</table>
+</div>
+${unknown.length > 0 ? html`<p>Recorded by a scenario but in no transition table (a bug of the scenario):</p>
+<ul class="chips">${unknown}</ul>` : ''}
+</section>`;
+}
+
+function renderMachineCoverage(machine: MachineCoverage): Html {
+  const exercised = machine.edges.filter((edge) => edge.exercised).length;
+  const prefix = `${machine.machine}: `;
+  const chips = machine.edges.map(({ edge, exercised: hit }) => {
+    const label = edge.startsWith(prefix) ? edge.slice(prefix.length) : edge;
+    return html`<li class="chip ${hit ? 'hit' : 'idle'}"><span aria-hidden="true">${hit ? '✓ ' : '– '}</span>${label}<span class="vh">${hit ? ' exercised' : ' not exercised'}</span></li>`;
+  });
+  return html`<tr><th scope="row"><code>${machine.machine}</code></th><td><span class="fraction">${exercised}/${machine.edges.length}</span> <ul class="chips">${chips}</ul></td></tr>`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -589,6 +628,9 @@ td.good, td.bad { font-weight: 600; white-space: nowrap; }
 .chip.hit { background: var(--pass-bg); color: var(--pass); }
 .chip.miss { background: #fff; color: var(--fail); border-style: dashed; }
 .chip.odd { background: #fff4d6; color: #6b4b00; }
+.chip.idle { background: var(--skip-bg); color: var(--skip); }
+.per-machine th { white-space: nowrap; }
+.transitions-total { font-size: 17px; }
 .failure { border: 1px solid var(--line); border-left: 6px solid var(--fail); border-radius: 6px; padding: 12px 16px; margin: 12px 0; scroll-margin-top: 12px; }
 .failure:target { outline: 3px solid #0969da; outline-offset: 2px; }
 .meta { color: var(--muted); margin: 0 0 8px; }

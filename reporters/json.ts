@@ -4,6 +4,7 @@
  * reproducer, with credentials in headers redacted and bodies cut to 1 MiB.
  */
 import pkg from '../package.json' with { type: 'json' };
+import { transitionCoverage, type TransitionCoverage } from '../checks/stateful/transitions.js';
 import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse } from '../harness/types.js';
 import { type Coverage } from './coverage.js';
 import { buildMatrix } from './matrix.js';
@@ -61,6 +62,14 @@ export interface JsonReport {
    * was given; `null` when the report was written without the document.
    */
   coverage: Coverage | null;
+  /**
+   * Transition coverage (`transitionCoverage`): per state machine of the reference, each edge
+   * (`order: pending→paid`) with `exercised` true when a stateful scenario saw it happen through
+   * the target, the counts `exercised` and `total` of edges, and `unknown`, the edges cells
+   * recorded that no transition table has (a scenario bug); `null` when no stateful scenario ran.
+   * @see ../../shared/design.md, Reference server (State machines)
+   */
+  transitions: TransitionCoverage | null;
   matrix: { operations: string[]; checks: string[]; statuses: (CellStatus | null)[][] };
   cells: ReportedCell[];
   errors: HarnessProblem[];
@@ -72,7 +81,10 @@ export interface JsonReporterOptions extends FileReporterOptions {
   outputFile: string;
 }
 
-/** Builds the {@link JsonReport} of a run (pure; redacts credentials and cuts bodies); `coverage` is null without one. */
+/**
+ * Builds the {@link JsonReport} of a run (pure; redacts credentials and cuts bodies); `coverage`
+ * is null without one, `transitions` null when no cell records transitions.
+ */
 export function jsonReport(results: RunResults, info: ReportInfo, coverage?: Coverage): JsonReport {
   const matrix = buildMatrix(results.cells);
   return {
@@ -85,6 +97,7 @@ export function jsonReport(results: RunResults, info: ReportInfo, coverage?: Cov
     durationMs: info.durationMs,
     summary: summarize(results),
     coverage: coverage ?? null,
+    transitions: transitionCoverage(results.cells) ?? null,
     matrix: {
       operations: matrix.operations,
       checks: matrix.checks,

@@ -2,13 +2,15 @@
  * The JUnit XML reporter, for CI systems that show test results: one `<testsuite>` per operation,
  * one `<testcase>` per cell named by check id (classname = operationId), failed cells with a
  * `<failure>` holding every failure and its reproducer, skipped cells with `<skipped message>`,
- * harness errors as `<error>` test cases in a suite named `harness`, and, when the document is
- * known, a suite named `coverage` with one test case per coverage measure.
+ * harness errors as `<error>` test cases in a suite named `harness`, when the document is
+ * known, a suite named `coverage` with one test case per coverage measure, and, when stateful
+ * scenarios ran, a suite named `transition coverage` with one test case per state-machine edge.
  * @see https://github.com/windyroad/JUnit-Schema (the de-facto schema; `skipped@message` as Ant
  * and Maven Surefire write it)
  */
 import { createRequire } from 'node:module';
-import type { Builder, TestCase as JUnitTestCase } from 'junit-report-builder';
+import type { Builder, TestCase as JUnitTestCase, TestSuite as JUnitTestSuite } from 'junit-report-builder';
+import { transitionCoverage, type TransitionCoverage } from '../checks/stateful/transitions.js';
 import type { CellMeta, Failure } from '../harness/types.js';
 import { COVERAGE_MEASURES, formatCoverageTotal, type Coverage } from './coverage.js';
 import { compactJson, replayLine } from './format.js';
@@ -25,6 +27,12 @@ export const HARNESS_SUITE = 'harness';
 
 /** Name of the `<testsuite>` that holds the coverage measures. */
 export const COVERAGE_SUITE = 'coverage';
+
+/** Name of the `<testsuite>` that holds the state-machine edges of the transition coverage. */
+export const TRANSITIONS_SUITE = 'transition coverage';
+
+/** The `<skipped message>` of an edge no stateful scenario saw happen. */
+export const EDGE_NOT_EXERCISED = 'not exercised by the stateful suites';
 
 /** Options of {@link JUnitReporter}: the run's info, the document for coverage, and the file to write. */
 export interface JUnitReporterOptions extends FileReporterOptions {
@@ -43,7 +51,12 @@ const JSON_TEXT_CHARS = 2000;
  * schema wants), then the `harness` suite when there are errors, then, when `coverage` is given,
  * the `coverage` suite: test cases `operations`, `statuses` and `parameters` (classname
  * `coverage`) with the totals in `<system-out>`, failed (type `coverage_below_minimum`) when below
- * `--min-coverage`; ends with a newline.
+ * `--min-coverage`; then, when a cell records transitions (a stateful scenario ran), the
+ * `transition coverage` suite: one test case per edge of the reference's transition tables, named
+ * by the edge (`order: pending→paid`, classname the machine), passed when exercised and skipped
+ * with the message {@link EDGE_NOT_EXERCISED} when not (never failed: a remote target whose
+ * adapter lacks a capability legitimately skips scenarios), plus a passed test case with a
+ * `<system-out>` for each recorded edge that no table has; ends with a newline.
  * Characters that XML 1.0 cannot carry (control characters from a misbehaving target) are dropped.
  */
 export function renderJUnit(results: RunResults, info: ReportInfo, coverage?: Coverage): string {
@@ -81,6 +94,8 @@ export function renderJUnit(results: RunResults, info: ReportInfo, coverage?: Co
       }
     }
   }
+  const transitions = transitionCoverage(results.cells);
+  if (transitions) addTransitions(report.testSuite().name(TRANSITIONS_SUITE).timestamp(timestamp), transitions);
   return `${report.build()}\n`;
 }
 
@@ -104,6 +119,23 @@ function addCell(testCase: JUnitTestCase, cell: CellMeta): void {
   // A passed cell with baseline-accepted failures says so, so an accepted deviation is never silent.
   if (cell.accepted?.length) {
     testCase.standardOutput(clean(cell.accepted.map((f) => `accepted by the baseline (${f.acceptedBecause}): ${f.title}: ${f.message}`).join('\n')));
+  }
+}
+
+function addTransitions(suite: JUnitTestSuite, coverage: TransitionCoverage): void {
+  for (const machine of coverage.machines) {
+    for (const { edge, exercised } of machine.edges) {
+      const testCase = suite.testCase().className(clean(machine.machine)).name(clean(edge));
+      if (!exercised) skipWithMessage(testCase, EDGE_NOT_EXERCISED);
+    }
+  }
+  // An edge no table has is a bug of the scenario that recorded it: shown, never marked as exercised coverage.
+  for (const edge of coverage.unknown) {
+    suite
+      .testCase()
+      .className(clean(edge.split(':')[0] ?? edge))
+      .name(clean(edge))
+      .standardOutput(clean(`${edge} was recorded by a stateful scenario but is in no transition table of the reference`));
   }
 }
 

@@ -3,12 +3,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { KNOWN_EDGES } from '../../checks/stateful/transitions.js';
 import type { CellMeta } from '../../harness/types.js';
 import { computeCoverage } from '../../reporters/coverage.js';
 import { escapeHtml, HtmlReporter, renderHtml, type Verdict } from '../../reporters/html.js';
 import type { RunResults } from '../../reporters/results.js';
 import type { LoadedSpec } from '../../spec/load.js';
-import { cell, failure, INFO, skipped } from './fixtures/cells.js';
+import { cell, failure, INFO, skipped, stateful } from './fixtures/cells.js';
 import { moduleOf } from './fixtures/modules.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
 
@@ -24,6 +25,14 @@ const RESULTS: RunResults = {
     cell('products:list', 'response_schema_conformance', { observed: { statuses: [200], parameters: ['query:page'] } }),
     skipped('orders:update', 'status_code_conformance', 'unsafe method: valid cases belong to the stateful suites'),
     cell('orders:update', 'content_type_conformance', { status: 'failed' }),
+  ],
+  errors: [],
+};
+const STATEFUL: RunResults = {
+  cells: [
+    ...RESULTS.cells,
+    stateful('customer_seats:claim', 'model_seats', ['seat: pending→claimed', 'seat: claimed→revoked']),
+    stateful('orders:create', 'order_paid_once', ['order: pending→paid'], { failures: [failure()] }),
   ],
   errors: [],
 };
@@ -88,7 +97,8 @@ describe('renderHtml', () => {
   });
 
   test('is self-contained: no URL to fetch, one inline script allowed by its hash, nothing else', () => {
-    const page = renderHtml(RESULTS, INFO, computeCoverage(spec, RESULTS.cells, 50));
+    // With every optional section: spec coverage and transition coverage.
+    const page = renderHtml(STATEFUL, INFO, computeCoverage(spec, STATEFUL.cells, 50));
     expect(page).not.toMatch(/<(link|img|iframe|object|embed|base|audio|video|source|form)\b/i);
     expect(page).not.toMatch(/\s(src|srcset|action|formaction|poster|data)=/i);
     expect(page).not.toMatch(/url\(|@import|@font-face/i);
@@ -100,8 +110,11 @@ describe('renderHtml', () => {
     expect(csp?.split('; ')).toEqual(["default-src 'none'", "style-src 'unsafe-inline'", `script-src 'sha256-${hash}'`, "base-uri 'none'", "form-action 'none'"]);
   });
 
-  test('every in-page link has its target', () => {
-    const page = renderHtml(RESULTS, INFO, computeCoverage(spec, RESULTS.cells));
+  test.each([
+    ['without', RESULTS],
+    ['with', STATEFUL],
+  ])('every in-page link has its target (%s transition coverage)', (_name, results) => {
+    const page = renderHtml(results, INFO, computeCoverage(spec, results.cells));
     const ids = new Set([...page.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]));
     const targets = [...page.matchAll(/href="#([^"]+)"/g)].map((match) => match[1]);
     expect(targets.length).toBeGreaterThan(5);
@@ -173,6 +186,54 @@ describe('renderHtml', () => {
     expect(page).toContain('<li class="chip odd"><span aria-hidden="true">? </span>500<span class="vh"> observed but not documented</span></li>');
     expect(page).toContain('<li class="chip miss"><span aria-hidden="true">✗ </span>query:metadata<span class="vh"> not sent</span></li>');
     expect(renderHtml(RESULTS, INFO)).toContain('Coverage was not measured: the report was written without the OpenAPI document.');
+  });
+
+  describe('transition coverage', () => {
+    /** The transition coverage section, '' when there is none. */
+    function section(page: string): string {
+      return /<section id="transitions"[\s\S]*?<\/section>/.exec(page)?.[0] ?? '';
+    }
+
+    test('follows the spec coverage section, with the count of edges exercised', () => {
+      const page = renderHtml(STATEFUL, INFO, computeCoverage(spec, STATEFUL.cells));
+      const order = ['<section id="coverage"', '<section id="transitions"', '<section id="failures"'].map((start) => page.indexOf(start));
+      expect(order.every((at) => at > 0)).toBe(true);
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      expect(section(page)).toContain('<h2 id="transitions-title">Transition coverage</h2>');
+      expect(section(page)).toContain(`<p class="transitions-total"><span class="fraction">3/${KNOWN_EDGES.size}</span> edges exercised</p>`);
+      expect(page).toContain('<a href="#transitions">Transitions</a>');
+    });
+
+    const rows: [string, { fraction: string; chips: [string, boolean][] }][] = [
+      ['seat', { fraction: '2/3', chips: [['pending→claimed', true], ['pending→revoked', false], ['claimed→revoked', true]] }],
+      ['order', { fraction: '1/1', chips: [['pending→paid', true]] }],
+      ['file', { fraction: '0/1', chips: [['pending→uploaded', false]] }],
+    ];
+    test.each(rows)('machine %s: a row of edge chips, green ✓ exercised, grey – not', (machine, { fraction, chips }) => {
+      const row = new RegExp(`<tr><th scope="row"><code>${machine}</code></th><td>(.*?)</td></tr>`).exec(section(renderHtml(STATEFUL, INFO)))?.[1];
+      expect(row).toContain(`<span class="fraction">${fraction}</span>`);
+      const want = chips.map(([label, exercised]) =>
+        exercised
+          ? `<li class="chip hit"><span aria-hidden="true">✓ </span>${label}<span class="vh"> exercised</span></li>`
+          : `<li class="chip idle"><span aria-hidden="true">– </span>${label}<span class="vh"> not exercised</span></li>`,
+      );
+      expect(row).toContain(`<ul class="chips">${want.join('')}</ul>`);
+    });
+
+    test('an edge no table has is listed apart, escaped', () => {
+      const odd = 'order: paid→<img src=x onerror=alert(1)>';
+      const page = renderHtml({ cells: [stateful('orders:create', 'order_paid_once', [odd])], errors: [] }, INFO);
+      expect(page).not.toContain('<img');
+      expect(section(page)).toContain(`<li class="chip odd"><span aria-hidden="true">? </span>${escapeHtml(odd)}<span class="vh"> recorded but in no transition table</span></li>`);
+      expect(section(page)).toContain(`<span class="fraction">0/${KNOWN_EDGES.size}</span> edges exercised`);
+    });
+
+    test('no stateful cell, no section and no link to it', () => {
+      const page = renderHtml(RESULTS, INFO, computeCoverage(spec, RESULTS.cells));
+      expect(section(page)).toBe('');
+      expect(page).not.toContain('Transition coverage');
+      expect(page).not.toContain('#transitions');
+    });
   });
 
   test('harness errors get their own section, grouped by code and message', () => {

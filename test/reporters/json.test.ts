@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { KNOWN_EDGES, STATE_MACHINES, type TransitionCoverage } from '../../checks/stateful/transitions.js';
+import type { CellMeta } from '../../harness/types.js';
 import { computeCoverage } from '../../reporters/coverage.js';
 import { JsonReporter, MAX_BODY_BYTES, redactHeaders, renderJson, type JsonReport } from '../../reporters/json.js';
 import type { RunResults } from '../../reporters/results.js';
-import { cell, failure, INFO, skipped } from './fixtures/cells.js';
+import { cell, failure, INFO, skipped, stateful } from './fixtures/cells.js';
 import { moduleOf } from './fixtures/modules.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
 import type { LoadedSpec } from '../../spec/load.js';
@@ -31,7 +33,7 @@ describe('renderJson', () => {
     const text = renderJson(RESULTS, INFO);
     expect(text.endsWith('}\n')).toBe(true);
     const parsed = JSON.parse(text) as JsonReport;
-    expect(Object.keys(parsed)).toEqual(['tool', 'version', 'target', 'specVersion', 'seed', 'startedAt', 'durationMs', 'summary', 'coverage', 'matrix', 'cells', 'errors']);
+    expect(Object.keys(parsed)).toEqual(['tool', 'version', 'target', 'specVersion', 'seed', 'startedAt', 'durationMs', 'summary', 'coverage', 'transitions', 'matrix', 'cells', 'errors']);
     expect(parsed).toMatchObject({
       tool: pkg.name,
       version: pkg.version,
@@ -42,6 +44,7 @@ describe('renderJson', () => {
       durationMs: 3210,
       summary: { passed: 1, failed: 1, skipped: 1, errors: 1, failures: 1, operations: 2, checks: 3, cases: 20 },
       coverage: null,
+      transitions: null,
       errors: RESULTS.errors,
     });
   });
@@ -97,6 +100,50 @@ describe('renderJson', () => {
   });
 });
 
+describe('transitions', () => {
+  /** The transition coverage where exactly `exercised` were seen, every machine and edge in table order. */
+  function coverageWith(exercised: string[], unknown: string[] = []): TransitionCoverage {
+    return {
+      machines: STATE_MACHINES.map((m) => ({ machine: m.machine, edges: m.edges.map((edge) => ({ edge, exercised: exercised.includes(edge) })) })),
+      exercised: exercised.length,
+      total: KNOWN_EDGES.size,
+      unknown,
+    };
+  }
+
+  const table: [string, { cells: CellMeta[]; want: TransitionCoverage | null }][] = [
+    ['no stateful cell: null', { cells: RESULTS.cells, want: null }],
+    ['a stateful cell that saw no transition: every edge, none exercised', { cells: [stateful('customers:delete', 'customer_deletion_cascades', [])], want: coverageWith([]) }],
+    [
+      'edges of passed and failed cells count once; an edge no table has is listed apart',
+      {
+        cells: [
+          ...RESULTS.cells,
+          stateful('orders:create', 'order_paid_once', ['order: pending→paid', 'seat: pending→claimed']),
+          stateful('customers:delete', 'customer_deletion_cascades', ['seat: pending→claimed', 'subscription: active→canceled', 'order: paid→refunded'], { failures: [failure()] }),
+        ],
+        want: coverageWith(['order: pending→paid', 'seat: pending→claimed', 'subscription: active→canceled'], ['order: paid→refunded']),
+      },
+    ],
+  ];
+  test.each(table)('%s', (_name, { cells, want }) => {
+    expect(report({ cells, errors: [] }).transitions).toEqual(want);
+  });
+
+  test('each edge carries its own exercised flag', () => {
+    const { transitions } = report({ cells: [stateful('customer_seats:claim', 'model_seats', ['seat: pending→claimed', 'seat: claimed→revoked'])], errors: [] });
+    expect(transitions?.machines.find((m) => m.machine === 'seat')).toEqual({
+      machine: 'seat',
+      edges: [
+        { edge: 'seat: pending→claimed', exercised: true },
+        { edge: 'seat: pending→revoked', exercised: false },
+        { edge: 'seat: claimed→revoked', exercised: true },
+      ],
+    });
+    expect(transitions).toMatchObject({ exercised: 2, total: KNOWN_EDGES.size, unknown: [] });
+  });
+});
+
 describe('redactHeaders', () => {
   const table: [string, { given: Record<string, string>; want: Record<string, string> }][] = [
     ['bearer keeps its scheme', { given: { authorization: 'Bearer abc' }, want: { authorization: 'Bearer [redacted]' } }],
@@ -130,6 +177,18 @@ describe('JsonReporter', () => {
     expect(written.summary).toMatchObject({ passed: 1, failed: 1, skipped: 1, errors: 1 });
     expect(written.errors).toEqual([{ where: 'unhandled error', message: 'late' }]);
     expect(written.coverage).toBeNull();
+    expect(written.transitions).toBeNull();
+  });
+
+  test('with a stateful cell, writes the transition coverage', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cnf-json-'));
+    dirs.push(dir);
+    const outputFile = join(dir, 'report.json');
+    const reporter = new JsonReporter({ ...INFO, outputFile });
+    await reporter.onTestRunEnd([moduleOf([...RESULTS.cells, stateful('files:create', 'model_files', ['file: pending→uploaded'])])], [], 'passed');
+    const written = JSON.parse(await readFile(outputFile, 'utf8')) as JsonReport;
+    expect(written.transitions).toMatchObject({ exercised: 1, total: KNOWN_EDGES.size, unknown: [] });
+    expect(written.transitions?.machines.find((m) => m.machine === 'file')?.edges).toEqual([{ edge: 'file: pending→uploaded', exercised: true }]);
   });
 
   test('with the document, writes coverage and which measures are below --min-coverage', async () => {

@@ -2,11 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { KNOWN_EDGES } from '../../checks/stateful/transitions.js';
 import { computeCoverage } from '../../reporters/coverage.js';
-import { JUnitReporter, renderJUnit } from '../../reporters/junit.js';
+import { JUnitReporter, renderJUnit, TRANSITIONS_SUITE } from '../../reporters/junit.js';
 import type { LoadedSpec } from '../../spec/load.js';
 import type { RunResults } from '../../reporters/results.js';
-import { cell, failure, INFO, skipped } from './fixtures/cells.js';
+import { cell, failure, INFO, skipped, stateful } from './fixtures/cells.js';
 import { moduleOf } from './fixtures/modules.js';
 import { childrenNamed, parseXml, type XmlElement } from './fixtures/xml.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
@@ -136,6 +137,58 @@ describe('renderJUnit', () => {
       { name: 'parameters', classname: 'coverage', out: 'parameters 3/5 (60.0%)', failure: undefined },
     ]);
     expect(parseXml(renderJUnit({ cells, errors: [] }, INFO, computeCoverage(spec, cells))).attributes).toMatchObject({ tests: '4', failures: '0' });
+  });
+
+  describe('transition coverage', () => {
+    const STATEFUL: RunResults = {
+      cells: [
+        ...RESULTS.cells,
+        stateful('orders:create', 'order_paid_once', ['order: pending→paid']),
+        stateful('customers:delete', 'customer_deletion_cascades', ['customer: active→deleted', 'seat: pending→revoked', 'order: paid→refunded'], { failures: [failure()] }),
+      ],
+      errors: [],
+    };
+    const EXERCISED = ['order: pending→paid', 'customer: active→deleted', 'seat: pending→revoked'];
+
+    function transitionSuite(results: RunResults = STATEFUL): XmlElement | undefined {
+      return childrenNamed(parsed(results), 'testsuite').find((s) => s.attributes['name'] === TRANSITIONS_SUITE);
+    }
+
+    test('a last suite with one test case per edge of the tables, unexercised ones skipped, none failed', () => {
+      const root = parsed(STATEFUL);
+      expect(childrenNamed(root, 'testsuite').at(-1)?.attributes).toMatchObject({
+        name: 'transition coverage',
+        tests: String(KNOWN_EDGES.size + 1),
+        failures: '0',
+        errors: '0',
+        skipped: String(KNOWN_EDGES.size - EXERCISED.length),
+      });
+      expect(childrenNamed(transitionSuite()!, 'testcase').map((c) => c.attributes['name'])).toEqual([...KNOWN_EDGES, 'order: paid→refunded']);
+    });
+
+    const edges: [string, { classname: string; want: 'passed' | 'skipped' }][] = [
+      ['order: pending→paid', { classname: 'order', want: 'passed' }],
+      ['customer: active→deleted', { classname: 'customer', want: 'passed' }],
+      ['seat: pending→revoked', { classname: 'seat', want: 'passed' }],
+      ['seat: pending→claimed', { classname: 'seat', want: 'skipped' }],
+      ['subscription: active→canceled', { classname: 'subscription', want: 'skipped' }],
+      ['file: pending→uploaded', { classname: 'file', want: 'skipped' }],
+    ];
+    test.each(edges)('%s: classname the machine, passed when exercised, else skipped', (edge, { classname, want }) => {
+      const element = testCase(parsed(STATEFUL), TRANSITIONS_SUITE, edge);
+      expect(element.attributes['classname']).toBe(classname);
+      expect(element.children.map((c) => [c.name, c.attributes['message']])).toEqual(want === 'passed' ? [] : [['skipped', 'not exercised by the stateful suites']]);
+    });
+
+    test('an edge no table has is a passed test case that says so', () => {
+      const element = testCase(parsed(STATEFUL), TRANSITIONS_SUITE, 'order: paid→refunded');
+      expect(element.children.map((c) => [c.name, c.text])).toEqual([['system-out', 'order: paid→refunded was recorded by a stateful scenario but is in no transition table of the reference']]);
+    });
+
+    test('no stateful cell, no transition coverage suite', () => {
+      expect(transitionSuite(RESULTS)).toBeUndefined();
+      expect(renderJUnit(RESULTS, INFO)).not.toContain('transition coverage');
+    });
   });
 
   test('no errors, no harness suite; no cells, an empty root', () => {
