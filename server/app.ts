@@ -304,8 +304,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   await registerRateLimit(app, rateLimit, faults);
   registerHeaderFaults(app, faults);
   // The store has no change tracking: any request that may change state is a change for persistence.
-  app.addHook('onResponse', async (request) => {
+  // A callback hook, not an async one: it runs on every response, and a promise per request shows in the benchmark.
+  app.addHook('onResponse', (request, _reply, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') notifyStoreChanged(store);
+    done();
   });
   app.addHook('onClose', async () => {
     await webhooks.close();

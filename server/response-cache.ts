@@ -14,7 +14,7 @@ import { markStoreChanged, storeRevision, type Store } from './store.js';
 
 /** Options of {@link ResponseCache}. */
 export interface ResponseCacheOptions {
-  /** Most bytes of bodies kept (default 64 MiB); the least recently used answers go first. */
+  /** Most bytes of bodies kept (default 64 MiB); the oldest answers go first. */
   maxBytes?: number;
 }
 
@@ -51,13 +51,10 @@ export class ResponseCache {
   get(key: string): Reply | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (entry.revision !== storeRevision(this.#store) || this.#store.clock().getTime() >= entry.validUntilMs) {
+    if (entry.revision !== storeRevision(this.#store) || (entry.validUntilMs !== Infinity && this.#store.clock().getTime() >= entry.validUntilMs)) {
       this.#drop(key, entry);
       return undefined;
     }
-    // Most recently used last.
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
     return entry.reply;
   }
 
