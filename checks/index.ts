@@ -21,6 +21,21 @@ import { readScopeAccepted, writeScopeRequired } from './scope-matrix.js';
 import { sortingRespected } from './sorting-respected.js';
 import { statusCodeConformance } from './status-code-conformance.js';
 import { tenantIsolation } from './tenant-isolation.js';
+import { tenantIsolationLists } from './tenant-isolation-lists.js';
+import { writeScopeAccepted } from './write-scope-accepted.js';
+import { patTokenAccepted } from './pat-token-accepted.js';
+import { memberSessionActsForCustomer } from './member-session-acts-for-customer.js';
+import { notFoundErrorBody } from './not-found-error-body.js';
+import { timestampPrecisionOfVersion } from './timestamp-precision-of-version.js';
+import { versionFields } from './version-fields.js';
+import { embeddedReferencesConsistent } from './embedded-references-consistent.js';
+import { licenseKeyDisplayKeyMasked } from './license-key-display-key-masked.js';
+import { paymentMethodsOfCustomer } from './payment-methods-of-customer.js';
+import { productMeterIntervalCountNull } from './product-meter-interval-count-null.js';
+import { productRecurringConsistent } from './product-recurring-consistent.js';
+import { referencedProductNotDeletable } from './referenced-product-not-deletable.js';
+import { subscriptionProductRecurring } from './subscription-product-recurring.js';
+import { timestampsUtc } from './timestamps-utc.js';
 
 /** Every check, in report order. */
 export const CHECKS: readonly Check[] = [
@@ -35,14 +50,29 @@ export const CHECKS: readonly Check[] = [
   pagesDisjointAndComplete,
   sortingRespected,
   filterRespected,
+  versionFields,
+  timestampPrecisionOfVersion,
+  timestampsUtc,
+  embeddedReferencesConsistent,
+  productRecurringConsistent,
+  productMeterIntervalCountNull,
+  referencedProductNotDeletable,
+  subscriptionProductRecurring,
+  licenseKeyDisplayKeyMasked,
+  paymentMethodsOfCustomer,
   positiveDataAcceptance,
   negativeDataRejection,
+  notFoundErrorBody,
   missingAuthRejected,
   invalidAuthRejected,
   insufficientScopeRejected,
   readScopeAccepted,
   writeScopeRequired,
+  writeScopeAccepted,
+  patTokenAccepted,
+  memberSessionActsForCustomer,
   tenantIsolation,
+  tenantIsolationLists,
   rateLimitEnforced,
 ];
 

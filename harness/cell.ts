@@ -15,11 +15,12 @@ import type { CellMeta, Check, Exchange, Failure, Finding, QueryValues, Role, Te
 import { acceptedBy, type BaselineEntry } from './baseline.js';
 import { HarnessError } from './errors.js';
 import { missingFixtures, pathValues, roleFor, SAFE_METHODS } from './operation-inputs.js';
+import { validRequestBody } from './probe-body.js';
 import { burstQuery, sendBurst, sourceAddressProblem, type BurstPlan } from './burst.js';
 import { burstSize, documentedRateLimit } from '../checks/rate-limit-enforced.js';
 
-/** Evidence that is one request with other credentials: sent once, with no query. */
-const PROBES: ReadonlySet<Check['needs']> = new Set(['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org']);
+/** Evidence that is one plain request (for `roles`, one per role): sent once, without a query (`roles` asks a list for its largest page). */
+const PROBES: ReadonlySet<Check['needs']> = new Set(['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org', 'roles', 'not_found']);
 
 /** The bearer token of `invalid_credentials` cases: well-formed, and no target's. */
 export const INVALID_TOKEN = 'cnf_invalid_token_00000000000000000000000000000000';
@@ -44,11 +45,24 @@ export interface CellInput {
   baseline?: readonly BaselineEntry[];
 }
 
-/** Whose credentials the evidence a check needs carries. */
-function roleOfNeeds(needs: Check['needs'], operation: Operation): Role | null {
+/** Whose credentials the evidence a check needs carries (for `roles`, the last role's: the checked exchange). */
+function roleOfNeeds(check: Check, operation: Operation): Role | null {
+  const { needs } = check;
   if (needs === 'anonymous' || needs === 'invalid_credentials') return null;
   if (needs === 'no_scope' || needs === 'other_org' || needs === 'reader') return needs;
+  if (needs === 'roles') return check.roles?.at(-1) ?? roleFor(operation);
   return roleFor(operation);
+}
+
+/** The roles a check's evidence is sent with that the target lacks. */
+function missingRoles(check: Check, role: Role | null, target: Target): Role[] {
+  const wanted = check.needs === 'roles' ? (check.roles ?? []) : role ? [role] : [];
+  return wanted.filter((r) => !target.roles[r]);
+}
+
+/** The query of `roles` evidence: the largest page of a paginated list, so that comparisons see the most records. */
+function rolesQuery(operation: Operation): QueryValues {
+  return operation.paginated && operation.parameters.some((p) => p.in === 'query' && p.name === 'limit') ? { limit: '100' } : {};
 }
 
 /** The secrets of a target with the variable that holds each, for reproducers. */
@@ -71,7 +85,7 @@ export function notCallable(operation: Operation, target: Target, needs: Check['
     // changing a real resource.
     return target.readOnly ? 'read-only run: the operation may change state' : undefined;
   }
-  if (needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org' || needs === 'defaults' || needs === 'burst') {
+  if (needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org' || needs === 'defaults' || needs === 'burst' || needs === 'roles') {
     if (!safe) return 'changes state: exercised by the stateful suites';
     const missing = missingFixtures(operation, target);
     if (missing.length) return `needs fixture ${missing.join(', ')}`;
@@ -83,15 +97,17 @@ export function notCallable(operation: Operation, target: Target, needs: Check['
 
 function testCase(operation: Operation, target: Target, input: CaseInput, role: Role | null, needs: Check['needs'], n: number): TestCase {
   const probing = ['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'negative'].includes(needs);
-  const fixtures = !probing || SAFE_METHODS.has(operation.method);
+  // not_found names what does not exist, on every method.
+  const fixtures = needs !== 'not_found' && (!probing || SAFE_METHODS.has(operation.method));
   const { query, negative } = input;
   const pathParams = { ...pathValues(operation, target, fixtures), ...negative?.path };
+  const body = negative?.body ?? (needs === 'not_found' ? validRequestBody(operation) : undefined);
   return {
     id: `${operation.operationId}#${n}`,
     operationId: operation.operationId,
     pathParams,
     query,
-    ...(negative?.body ? { body: negative.body } : {}),
+    ...(body ? { body } : {}),
     headers: needs === 'invalid_credentials' ? { authorization: `Bearer ${INVALID_TOKEN}` } : {},
     role,
     ...(negative ? { negative: { location: negative.location, parameter: negative.parameter, mutation: negative.mutation, reason: negative.reason } } : {}),
@@ -115,7 +131,8 @@ export interface BurstInput {
  * page past the last (the checked exchange is the last, `history` the pages before); for
  * `defaults` the case without page and limit (`history[0]`) and then with `page=1&limit=10`; for
  * `burst` the case `burst.plan.requests` times at once, past the client's pacing (the checked
- * exchange is the first 429, else the last request; then a pause, see harness/burst.ts).
+ * exchange is the first 429, else the last request; then a pause, see harness/burst.ts); for
+ * `roles` the case once per role of `check.roles`, in order (the checked exchange is the last).
  * Used by the property runs and by `conformance replay`, so a replayed failure sees the same evidence.
  * @throws HarnessError CNF_ERR_CONFIG_INVALID for `burst` evidence without `burst`
  */
@@ -126,6 +143,11 @@ export async function gatherEvidence(client: Client, operation: Operation, check
     const firstRefused = exchanges.findIndex((e) => e.response?.status === 429);
     const chosen = firstRefused >= 0 ? firstRefused : exchanges.length - 1;
     return { exchange: exchanges[chosen]!, history: exchanges.filter((_, i) => i !== chosen) };
+  }
+  if (check.needs === 'roles') {
+    const exchanges: Exchange[] = [];
+    for (const role of check.roles ?? [testCase.role]) exchanges.push(await client.send(operation, { ...testCase, id: `${testCase.id}/${role ?? 'anonymous'}`, role }));
+    return { exchange: exchanges[exchanges.length - 1]!, history: exchanges.slice(0, -1) };
   }
   if (check.needs === 'walk') {
     const { page: _page, ...query } = testCase.query;
@@ -165,9 +187,10 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
   const cell: CellMeta = { operationId: operation.operationId, checkId: check.id, status: 'passed', cases: 0, failures: [] };
   const ctx = { spec, operation };
   const applies = check.appliesTo?.(ctx) ?? true;
-  const role = roleOfNeeds(check.needs, operation);
+  const role = roleOfNeeds(check, operation);
+  const [missing] = missingRoles(check, role, target);
   const skipReason =
-    applies !== true ? applies : notCallable(operation, target, check.needs) ?? (role && !target.roles[role] ? `needs role ${role}` : undefined);
+    applies !== true ? applies : notCallable(operation, target, check.needs) ?? (missing ? `needs role ${missing}` : undefined);
   if (skipReason) return { ...cell, status: 'skipped', skipReason };
   if (check.needs === 'burst') return runBurstCell(input, cell, role);
 
@@ -181,7 +204,7 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
   } else if (PROBES.has(check.needs)) {
     // A probe asks one thing (are these credentials refused?); varying the query would only let a
     // correct target answer 422 first, which says nothing about the credentials.
-    inputs = fc.constant({ query: {} });
+    inputs = fc.constant({ query: check.needs === 'roles' ? rolesQuery(operation) : {} });
   } else {
     const omit = isWalk ? ['page'] : check.needs === 'defaults' ? ['page', 'limit'] : [];
     inputs = queryCaseArbitrary(operation, { harvest: input.harvest, omit }).map((query) => ({ query }));

@@ -12,8 +12,8 @@ import type { CheckNeeds } from './types.js';
 export const SUITE_NEEDS = {
   exchange: ['exchange'],
   pagination: ['walk', 'defaults'],
-  negative: ['negative'],
-  auth: ['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org'],
+  negative: ['negative', 'not_found'],
+  auth: ['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org', 'roles'],
   'rate-limit': ['burst'],
 } as const satisfies Record<string, readonly CheckNeeds[]>;
 

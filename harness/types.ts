@@ -5,8 +5,13 @@
  */
 import type { LoadedSpec, Operation } from '../spec/load.js';
 
-/** A credential role that a target provides (design.md, Targets and configuration). */
-export type Role = 'admin' | 'reader' | 'no_scope' | 'other_org' | 'customer_session' | 'member_session' | 'oauth_client';
+/**
+ * A credential role that a target provides (design.md, Targets and configuration): `writer` is an
+ * organization token with every write scope and no read scope of the admin's organization; `pat`
+ * a personal access token with every scope of it; `member_session` a member session of the
+ * `customer_session` role's customer.
+ */
+export type Role = 'admin' | 'reader' | 'writer' | 'no_scope' | 'other_org' | 'pat' | 'customer_session' | 'member_session' | 'oauth_client';
 
 /** Query values as sent: a repeated parameter is an array. */
 export type QueryValues = Record<string, string | string[]>;
@@ -98,9 +103,14 @@ export interface CheckContext {
  * `defaults` a list request without page and limit (`history[0]`) and the same with `page=1&limit=10`;
  * `burst` the same valid request sent many times at once from one client address, unpaced and
  * without waiting out 429s (`exchange` the first 429, or the last request; `history` the others;
- * each with `offsetMs`), after which the harness waits before sending anything else.
+ * each with `offsetMs`), after which the harness waits before sending anything else;
+ * `roles` the same plain request (fixtures in the path, safe methods only; `limit=100` on a paginated
+ * list, so that comparisons see the most records) sent with each role of `Check.roles` in turn
+ * (`exchange` the last role's, `history` the others' in order); `not_found` a request with the
+ * operation's usual credentials whose path parameters name no existing resource (values drawn from
+ * their schemas) and, when the operation takes a JSON body, a valid body drawn from its schema.
  */
-export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope' | 'negative' | 'invalid_credentials' | 'other_org' | 'reader' | 'defaults' | 'burst';
+export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope' | 'negative' | 'invalid_credentials' | 'other_org' | 'reader' | 'defaults' | 'burst' | 'roles' | 'not_found';
 
 /**
  * A named check: pure, never throws for a finding, returns findings as data.
@@ -114,6 +124,8 @@ export interface Check {
   /** The rule id in spec/rules.yaml or the OpenAPI section it enforces. */
   rule: string;
   needs: CheckNeeds;
+  /** `roles` evidence only: whose credentials the request is sent with, in order (the last one's is the checked exchange). */
+  roles?: readonly Role[];
   /** `true` when the check applies to the operation, else the reason it does not (reported as skipped). */
   appliesTo?(ctx: CheckContext): true | string;
   /**

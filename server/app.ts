@@ -28,6 +28,7 @@ import { receivePart } from './resources/files/uploads.js';
 import { ResponseCache } from './response-cache.js';
 import { serveOrderDocument } from './resources/orders/documents.js';
 import { clearStore, createStore, type Store } from './store.js';
+import { notFoundAsSent } from './tenancy.js';
 import { compilePathParser, compileQueryParser, parseQueryString, type RawQuery } from './validation.js';
 import { createWebhookDispatcher, type WebhookDeliveryOptions, type WebhookDispatcher } from './webhooks/dispatcher.js';
 
@@ -87,7 +88,7 @@ export interface ReferenceApp {
   spec: LoadedSpec;
   /** Tokens of the harness roles (customer_session and member_session: the portal customer of organization A and its member). */
   credentials: Record<ReferenceRole, string>;
-  /** Every demo token: the roles plus `pat` and `oidc` (a member of organization A, every scope). */
+  /** Every demo token: the roles plus `oidc` (a member of organization A, every scope). */
   tokens: Record<DemoTokenName, string>;
   /** Ids that exist, by name (see demo-data.ts and demo-commerce.ts); `oauth_client_secret` is a secret. */
   fixtures: Record<string, string>;
@@ -362,7 +363,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
       if (!body.ok && 'reply' in body) return body.reply;
       const entries: ValidationEntry[] = [...(path.ok ? [] : path.errors), ...(query.ok ? [] : query.errors), ...(body.ok ? [] : body.entries)];
       if (entries.length > 0 || !path.ok || !query.ok || !body.ok) return validationReply(entries);
-      const answer = await handler({
+      const answer = notFoundAsSent(await handler({
         store,
         apiVersion,
         faults,
@@ -373,7 +374,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
         requestNumber: ++requestNumber,
         baseUrl: request.baseUrl,
         keys,
-      });
+      }), faults);
       if (cacheKey === undefined) return answer;
       return cache!.set(cacheKey, answer, (principal as { expiresAtMs?: number } | undefined)?.expiresAtMs ?? Number.POSITIVE_INFINITY);
     };
@@ -435,12 +436,12 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     return send(reply, errorReply(404, `No resource at ${request.method} ${shown}.`));
   });
 
-  const { admin, reader, no_scope, other_org, customer_session, member_session } = seeding.tokens;
+  const { admin, reader, writer, no_scope, other_org, pat, customer_session, member_session } = seeding.tokens;
   return {
     app,
     store,
     spec,
-    credentials: { admin, reader, no_scope, other_org, customer_session, member_session },
+    credentials: { admin, reader, writer, no_scope, other_org, pat, customer_session, member_session },
     tokens: seeding.tokens,
     fixtures: seeding.demo.fixtures,
     faults: [...faults],

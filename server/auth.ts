@@ -37,14 +37,21 @@ export const ALL_SCOPES = [
 /** The read scopes of {@link ALL_SCOPES}. */
 export const READ_SCOPES = ALL_SCOPES.filter((scope) => scope.endsWith(':read'));
 
+/** The write scopes of {@link ALL_SCOPES}. */
+export const WRITE_SCOPES = ALL_SCOPES.filter((scope) => scope.endsWith(':write'));
+
 /** The scopes of a customer or member session. @see shared/api-description.md, Authentication */
 export const PORTAL_SCOPES = ['customer_portal:read', 'customer_portal:write'] as const;
 
-/** The roles a target provides to the harness that the reference server has tokens for. @see shared/design.md, Targets */
-export type ReferenceRole = 'admin' | 'reader' | 'no_scope' | 'other_org' | 'customer_session' | 'member_session';
+/**
+ * The roles a target provides to the harness that the reference server has tokens for: `writer`
+ * holds every write scope and no read scope of organization A, `pat` is a personal access token of
+ * a member of organization A with every scope. @see shared/design.md, Targets
+ */
+export type ReferenceRole = 'admin' | 'reader' | 'writer' | 'no_scope' | 'other_org' | 'pat' | 'customer_session' | 'member_session';
 
-/** Every demo token: the harness roles plus a personal access token and an OIDC token of a member of organization A. */
-export type DemoTokenName = ReferenceRole | 'pat' | 'oidc';
+/** Every demo token: the harness roles plus an OIDC token of a member of organization A. */
+export type DemoTokenName = ReferenceRole | 'oidc';
 
 /** Who a request acts for. */
 export interface Principal {
@@ -133,6 +140,7 @@ export function issueDemoTokens(store: Store, organizations: { a: string; b: str
   const grants: Record<DemoTokenName, { token: string } & Principal> = {
     admin: { token: secret('oat_demo_admin'), kind: 'oat', subject: organizations.a, organizationIds: [organizations.a], scopes: all },
     reader: { token: secret('oat_demo_reader'), kind: 'oat', subject: organizations.a, organizationIds: [organizations.a], scopes: new Set(READ_SCOPES) },
+    writer: { token: secret('oat_demo_writer'), kind: 'oat', subject: organizations.a, organizationIds: [organizations.a], scopes: new Set(WRITE_SCOPES) },
     no_scope: { token: secret('oat_demo_noscope'), kind: 'oat', subject: organizations.a, organizationIds: [organizations.a], scopes: new Set() },
     other_org: { token: secret('oat_demo_otherorg'), kind: 'oat', subject: organizations.b, organizationIds: [organizations.b], scopes: all },
     pat: { token: secret('pat_demo_user'), kind: 'pat', subject: userId, organizationIds: [organizations.a], scopes: all },
@@ -207,15 +215,31 @@ export function authenticate(store: Store, header: string | undefined): AuthResu
   return { ok: true, principal: found };
 }
 
+/** Whether a token of this kind is refused as if no alternative named it (faults `pat_refused`, `member_session_refused`). */
+function kindRefused(kind: TokenKind, faults: FaultSet): boolean {
+  return (kind === 'pat' && faults.has('pat_refused')) || (kind === 'member_session' && faults.has('member_session_refused'));
+}
+
+/**
+ * The alternatives a token may satisfy: all of them, except under the fault `write_scope_refused`,
+ * where an operation that lists a read scope is served only through an alternative with one.
+ */
+function usableAlternatives(alternatives: readonly SecurityRequirement[], kind: TokenKind, faults: FaultSet): readonly SecurityRequirement[] {
+  if (!faults.has('write_scope_refused')) return alternatives;
+  const reading = alternatives.filter((alternative) => (alternative[kind] ?? []).some((scope) => scope.endsWith(':read')));
+  return reading.length > 0 ? reading : alternatives;
+}
+
 /**
  * Checks a principal against an operation's security alternatives: one alternative naming the
  * token's kind, whose scopes the token all holds, suffices; no alternatives means no authentication.
- * @param faults `scopes_ignored` skips the scope check (the kind is still checked)
+ * @param faults `scopes_ignored` skips the scope check (the kind is still checked); `pat_refused` and
+ *   `member_session_refused` refuse those kinds; `write_scope_refused` requires the read scope where one is listed
  * @returns undefined when allowed, else a 403 `{error: "NotPermitted", detail}`
  */
 export function authorize(principal: Principal, security: readonly SecurityRequirement[], faults: FaultSet): Reply | undefined {
   if (security.length === 0) return undefined;
-  const forKind = security.filter((alternative) => principal.kind in alternative);
+  const forKind = kindRefused(principal.kind, faults) ? [] : usableAlternatives(security.filter((alternative) => principal.kind in alternative), principal.kind, faults);
   if (forKind.length === 0) {
     const kinds = [...new Set(security.flatMap((alternative) => Object.keys(alternative)))];
     return errorReply(403, `This operation does not accept ${principal.kind} tokens; it accepts ${kinds.join(', ')}.`);

@@ -4,6 +4,7 @@
  * @see shared/design.md, Reference server (Faults)
  */
 import { HarnessError } from '../harness/errors.js';
+import type { ApiVersion } from '../spec/load.js';
 
 /** One fault: what breaks, which API rule it breaks and the harness check expected to catch it. */
 export interface FaultDefinition {
@@ -17,6 +18,11 @@ export interface FaultDefinition {
    * of a later issue can (the fault catalogue test counts those without running them).
    */
   detectedBy: string;
+  /**
+   * The API version whose serialization the fault changes, when it shows in one version only
+   * (the fault catalogue test runs the harness against that version); default every version.
+   */
+  apiVersion?: ApiVersion;
 }
 
 /** Every fault the reference server has. */
@@ -200,6 +206,99 @@ export const FAULTS = [
     rule: 'Events: only enabled webhook endpoints receive events',
     description: 'Disabled webhook endpoints receive the events they subscribe to, as if they were enabled.',
     detectedBy: 'webhook_subscribed_only',
+  },
+  {
+    id: 'timestamps_without_fraction',
+    rule: 'Versioning: timestamps of 2026-10 carry microseconds',
+    description: 'In API version 2026-10, every timestamp is answered in whole seconds, without its microseconds (as version 2026-04 answers it).',
+    detectedBy: 'timestamp_precision_of_version',
+    apiVersion: '2026-10',
+  },
+  {
+    id: 'is_deletable_in_2026_04',
+    rule: 'Versioning: is_deletable is a field of 2026-10 products; 2026-04 products do not carry it',
+    description: 'In API version 2026-04, products (listed, answered by the benefits update, embedded in subscriptions) carry is_deletable as in 2026-10.',
+    detectedBy: 'version_fields',
+    apiVersion: '2026-04',
+  },
+  {
+    id: 'write_scope_refused',
+    rule: 'Authentication: where an endpoint lists a read and a write scope, either suffices',
+    description: 'An operation that lists a read scope serves only tokens that hold it: a token with the write scope alone gets 403.',
+    detectedBy: 'write_scope_accepted',
+  },
+  {
+    id: 'list_leaks_other_org',
+    rule: 'Tenancy: every record belongs to an organization; a list holds only the caller\'s',
+    description: 'Lists ignore the caller\'s organizations: products, subscriptions, files, refunds and webhook endpoints of every organization are listed to any token.',
+    detectedBy: 'tenant_isolation_lists',
+  },
+  {
+    id: 'not_found_error_value_wrong',
+    rule: 'Errors: 404 carries {error: ResourceNotFound, detail}',
+    description: 'A 404 of an operation (a product, customer or order that does not exist) carries error "NotFound" instead of "ResourceNotFound".',
+    detectedBy: 'not_found_error_body',
+  },
+  {
+    id: 'pat_refused',
+    rule: 'Authentication: pat (personal access token) accepted on management endpoints',
+    description: 'Personal access tokens are refused with 403 on every operation, as if no operation accepted them.',
+    detectedBy: 'pat_token_accepted',
+  },
+  {
+    id: 'member_session_refused',
+    rule: 'Authentication: member_session accepted on customer portal endpoints',
+    description: 'Member session tokens are refused with 403 on the customer portal operations.',
+    detectedBy: 'member_session_acts_for_customer',
+  },
+  {
+    id: 'timestamps_not_utc',
+    rule: 'Conventions: timestamps are ISO 8601 date-times in UTC',
+    description: 'Every timestamp is answered in local time at +02:00 (the same instant, 2026-03-01T12:00:00.123456+02:00 for 10:00 UTC).',
+    detectedBy: 'timestamps_utc',
+  },
+  {
+    id: 'embedded_customer_mismatch',
+    rule: 'Subscription: customer (Customer) is the one customer_id names',
+    description: 'Every subscription embeds the first customer of its organization, whatever its customer_id names.',
+    detectedBy: 'embedded_references_consistent',
+  },
+  {
+    id: 'one_time_interval_count',
+    rule: 'Product: recurring_interval_count is null for one-time products',
+    description: 'One-time products (recurring_interval null) carry recurring_interval_count 1.',
+    detectedBy: 'product_recurring_consistent',
+  },
+  {
+    id: 'meter_interval_count_without_cycle',
+    rule: 'Product: meter_interval_count is null when no meter cycle is set',
+    description: 'Products without a meter cycle (meter_interval null) carry meter_interval_count 1.',
+    detectedBy: 'product_meter_interval_count_null',
+  },
+  {
+    id: 'referenced_product_deletable',
+    rule: 'Product: is_deletable is false when the product is referenced by an order, subscription, trial or discount',
+    description: 'is_deletable is true on every product, referenced or not (2026-10, where products carry it).',
+    detectedBy: 'referenced_product_not_deletable',
+    apiVersion: '2026-10',
+  },
+  {
+    id: 'subscription_product_one_time',
+    rule: 'What the service does: a purchase of a recurring product leads to a subscription',
+    description: 'Subscriptions embed their product as a one-time purchase: is_recurring false, recurring_interval and recurring_interval_count null.',
+    detectedBy: 'subscription_product_recurring',
+  },
+  {
+    id: 'display_key_unmasked',
+    rule: 'License key (customer portal): display_key is the masked form of the key',
+    description: 'License keys carry the whole key as their display_key.',
+    detectedBy: 'license_key_display_key_masked',
+  },
+  {
+    id: 'payment_methods_of_organization',
+    rule: 'Endpoints: GET /v1/customers/{id}/payment-methods lists the payment methods of the customer in the path',
+    description: 'The payment methods of a customer are those of every customer of its organization.',
+    detectedBy: 'payment_methods_of_customer',
   },
 ] as const satisfies readonly FaultDefinition[];
 

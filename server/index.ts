@@ -32,9 +32,13 @@ export interface StartOptions extends BuildAppOptions {
 export interface RunningReference {
   /** Base URL without a trailing slash (`http://127.0.0.1:4010`). */
   url: string;
-  /** Bearer tokens of the harness roles: admin, reader, no_scope, other_org, customer_session, member_session. */
+  /**
+   * Bearer tokens of the harness roles: admin, reader, writer (every write scope, no read scope),
+   * no_scope, other_org, pat (a personal access token of a member of organization A, every scope),
+   * customer_session, member_session (a member of the customer_session's customer).
+   */
   credentials: Record<ReferenceRole, string>;
-  /** Every demo token: the roles plus `pat` and `oidc` (a user member of organization A, every scope). */
+  /** Every demo token: the roles plus `oidc` (a user member of organization A, every scope). */
   tokens: Record<DemoTokenName, string>;
   /**
    * Ids that exist, by name (organization_id, other_organization_id, product_id, benefit_id,

@@ -11,6 +11,7 @@ import { onStoreChanged } from './events.js';
 import type { FaultSet } from './faults.js';
 import type { Reply } from './replies.js';
 import { markStoreChanged, storeRevision, type BaseRecord, type Collection, type Comparator, type IndexValue, type Metadata, type Store } from './store.js';
+import { listedOrganizations } from './tenancy.js';
 import type { ParsedQuery } from './validation.js';
 
 /** A value a record sorts by; null sorts last in both directions. */
@@ -231,10 +232,12 @@ function organizationPage<T extends BaseRecord>(spec: ListSpec<T>, organizationI
  * One page of a resource's records, filtered and sorted. A list costs its page where the query
  * allows it: see {@link organizationPage}. With several organizations, each contributes its first
  * `page * limit` records and the page is cut from their merge.
- * @param faults `sorting_ignored` uses the default order; `pages_overlap` drops the id tie-breaker for a shuffle per `requestNumber`
+ * @param faults `sorting_ignored` uses the default order; `pages_overlap` drops the id tie-breaker for a shuffle per `requestNumber`;
+ *   `list_leaks_other_org` lists every organization's records (server/tenancy.ts)
  * @param requestNumber a number that changes on every request (the `pages_overlap` shuffle)
  */
 export function listRecords<T extends BaseRecord>(spec: ListSpec<T>, params: ListParams, faults: FaultSet, requestNumber: number): RecordPage<T> {
+  const organizationIds = listedOrganizations(spec.collection, spec.organizationIds, faults);
   const sorting = params.sorting.length > 0 && !faults.has('sorting_ignored') ? params.sorting : spec.defaultSorting;
   const start = (params.page - 1) * params.limit;
   const take = start + params.limit;
@@ -242,7 +245,7 @@ export function listRecords<T extends BaseRecord>(spec: ListSpec<T>, params: Lis
   if (faults.has('pages_overlap')) {
     // The fault's order changes with every request, so no kept order applies: sort every match.
     const defaultCompare = comparatorFor(spec.defaultSorting, spec.keys);
-    const matching = spec.organizationIds
+    const matching = organizationIds
       .flatMap((id) => {
         const candidates = candidatesOf(spec.collection, id, spec.conditions);
         return [...(candidates ?? spec.collection.inOrganization(id))];
@@ -258,7 +261,7 @@ export function listRecords<T extends BaseRecord>(spec: ListSpec<T>, params: Lis
     keptOrder: sorting.length === 1 ? sortingName(sorting) : undefined,
     foreign: sorting.some((criterion) => spec.foreignKeys?.includes(criterion.key) ?? false),
   };
-  const pages = spec.organizationIds.map((id) => organizationPage(spec, id, order, take));
+  const pages = organizationIds.map((id) => organizationPage(spec, id, order, take));
   const totalCount = pages.reduce((total, page) => total + page.total, 0);
   const merged = pages.length === 1 ? pages[0]!.items : pages.flatMap((page) => page.items).sort(order.compare);
   return { items: merged.slice(start, take), totalCount };
@@ -311,7 +314,8 @@ function serializedItemsOf(store: Store): Map<object, SerializedItem> {
  * each record's serialization kept until the store next changes ({@link storeRevision}): a page
  * read again costs copying bytes rather than serializing every embedded record.
  * @param serialize a record as the API shows it (a pure function of the store)
- * @param variant what else the serialization depends on (API version, fault options)
+ * @param variant what else the serialization depends on (API version, fault options); the faults
+ *   switched on are added to it, since serializers apply some of them
  * @param faults as {@link listReply}; `wrong_content_type` is written from objects, as text/plain
  */
 export function serializedListReply<T extends object>(store: Store, records: readonly T[], totalCount: number, limit: number, faults: FaultSet, serialize: (record: T) => unknown, variant: string): Reply {
@@ -320,11 +324,12 @@ export function serializedListReply<T extends object>(store: Store, records: rea
   const total = faults.has('total_count_off_by_one') ? totalCount + 1 : totalCount;
   const kept = serializedItemsOf(store);
   const revision = storeRevision(store);
+  const keptVariant = faults.size > 0 ? `${variant} ${[...faults].sort().join(',')}` : variant;
   const parts: Buffer[] = [ITEMS_OPEN];
   records.forEach((record, index) => {
     let item = kept.get(record);
-    if (!item || item.revision !== revision || item.variant !== variant) {
-      item = { revision, variant, json: Buffer.from(JSON.stringify(serialize(record))) };
+    if (!item || item.revision !== revision || item.variant !== keptVariant) {
+      item = { revision, variant: keptVariant, json: Buffer.from(JSON.stringify(serialize(record))) };
       kept.delete(record);
       kept.set(record, item);
       if (kept.size > SERIALIZED_ITEMS_KEPT) kept.delete(kept.keys().next().value!);

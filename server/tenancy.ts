@@ -39,3 +39,22 @@ export function findPortalOwned<T extends BaseRecord & { customer_id: string }>(
 export function notFound(resource: string, id: string): Reply {
   return errorReply(404, `${resource} ${id} not found.`);
 }
+
+/**
+ * The organizations whose records a list may hold: those given (the caller's, narrowed by an
+ * organization_id filter).
+ * @param faults `list_leaks_other_org` lists every organization that has records in the collection, whoever asks
+ */
+export function listedOrganizations<T extends BaseRecord>(collection: Collection<T>, organizationIds: readonly string[], faults: FaultSet): readonly string[] {
+  if (!faults.has('list_leaks_other_org')) return organizationIds;
+  return [...new Set(Array.from(collection.all(), (record) => record.organization_id))];
+}
+
+/**
+ * A handler's answer as sent.
+ * @param faults `not_found_error_value_wrong` names a 404 `{error: "NotFound"}` instead of the API's `ResourceNotFound`
+ */
+export function notFoundAsSent(reply: Reply, faults: FaultSet): Reply {
+  if (reply.status !== 404 || !faults.has('not_found_error_value_wrong')) return reply;
+  return { ...reply, body: { ...(reply.body as object), error: 'NotFound' } };
+}

@@ -1,5 +1,7 @@
 // Credentials, scopes and tenancy: no credentials, an unknown token, a token without scopes, a
-// token with read scopes only, and the other organization's token on the first one's resources.
+// token with read scopes only, and the other organization's token on the first one's resources;
+// requests sent with several roles in turn (write scopes only, a personal access token, the other
+// organization's lists beside the first one's, a member session beside its customer's session).
 import { SUITE_NEEDS } from '../harness/suites.js';
 import { defineChecksSuite } from '../harness/suite.js';
 

@@ -1,8 +1,10 @@
-// Files: a file created with POST /v1/files/ becomes uploaded once every part is PUT to the URL
-// handed out for it (with the headers handed out, sha256 checksums declared); a part whose bytes
+// Files: POST /v1/files/ answers one upload part per requested part (same number and byte range,
+// with a url, headers and an expires_at to come); a file becomes uploaded once every part is PUT
+// to the URL handed out for it (with the headers handed out, sha256 checksums declared); a part whose bytes
 // do not match its declared sha256, or sent after its URL expired, is refused and the file stays
 // not uploaded. The file is read back through the file list (filter ids).
 import { createHash } from 'node:crypto';
+import { answeredAt, answeredParts, uploadPartsFindings, usableUrl, type RequestedPart } from '../../checks/stateful/upload-parts.js';
 import type { Exchange } from '../../harness/types.js';
 import { answerText, bodyOf, defineScenario, eventually, millisBetween, refused, statefulSuite, statusOf, succeeded, type ScenarioRun } from './scenario.js';
 
@@ -19,28 +21,31 @@ function content(label: string, size: number): string {
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('base64');
 
-/** A file of `parts` (each the text of one part) created through the API; stops unless it is answered with one upload part per part. */
-async function createFile(s: ScenarioRun, name: string, parts: string[]): Promise<{ id: string; created: Item; urls: Item[] }> {
+/** The body of a create request for a text file of `parts` (each the text of one part, sha256 declared), and its parts. */
+function createRequest(name: string, parts: string[]): { body: Item; requested: RequestedPart[] } {
   let start = 0;
+  const requested: RequestedPart[] = parts.map((part, index) => {
+    const entry = { number: index + 1, chunk_start: start, chunk_end: start + part.length - 1, checksum_sha256_base64: sha256(part) };
+    start += part.length;
+    return entry;
+  });
   const body = {
     name: `${name}-${suite.run.seed}.txt`,
     mime_type: 'text/plain',
     size: parts.reduce((sum, part) => sum + part.length, 0),
     service: 'downloadable',
     checksum_sha256_base64: sha256(parts.join('')),
-    upload: {
-      parts: parts.map((part, index) => {
-        const entry = { number: index + 1, chunk_start: start, chunk_end: start + part.length - 1, checksum_sha256_base64: sha256(part) };
-        start += part.length;
-        return entry;
-      }),
-    },
+    upload: { parts: requested },
   };
-  const created = s.require(await s.send('files:create', { role: 'admin', json: body }), 'POST /v1/files/');
-  const upload = (typeof created.upload === 'object' && created.upload !== null ? created.upload : {}) as Item;
-  const urls = Array.isArray(upload.parts) ? (upload.parts as Item[]) : [];
-  if (typeof created.id !== 'string' || urls.length !== parts.length || urls.some((part) => typeof part.url !== 'string')) {
-    return s.stop({ kind: 'upload_parts_missing', title: 'The created file does not hand out a URL per part', message: `POST /v1/files/ with ${parts.length} parts answered ${urls.length} upload part(s) (file id ${JSON.stringify(created.id)}).`, expected: parts.length, actual: urls.length });
+  return { body, requested };
+}
+
+/** A file of `parts` (each the text of one part) created through the API; stops unless it is answered with an absolute URL per part. */
+async function createFile(s: ScenarioRun, name: string, parts: string[]): Promise<{ id: string; created: Item; urls: Item[] }> {
+  const created = s.require(await s.send('files:create', { role: 'admin', json: createRequest(name, parts).body }), 'POST /v1/files/');
+  const urls = answeredParts(created) ?? [];
+  if (typeof created.id !== 'string' || urls.length !== parts.length || !urls.every(usableUrl)) {
+    return s.stop({ kind: 'upload_parts_missing', title: 'The created file does not hand out a URL per part', message: `POST /v1/files/ with ${parts.length} parts answered ${urls.length} upload part(s), ${urls.filter(usableUrl).length} with an absolute URL (file id ${JSON.stringify(created.id)}).`, expected: parts.length, actual: urls.length });
   }
   return { id: created.id, created, urls: [...urls].sort((a, b) => Number(a.number) - Number(b.number)) };
 }
@@ -69,6 +74,15 @@ async function stillNotUploaded(s: ScenarioRun, id: string, why: string): Promis
     actual: file?.is_uploaded,
   });
 }
+
+defineScenario(suite, 'upload_parts_match_request', async (s) => {
+  // Three parts of uneven sizes, the last a single byte (chunk_start equal to chunk_end).
+  const { body, requested } = createRequest('conformance-parts', [content('parts-1', 1500), content('parts-2', 700), content('parts-3', 1)]);
+  const created = await s.send('files:create', { role: 'admin', json: body });
+  const receivedAt = Date.now();
+  const answer = s.require(created, 'POST /v1/files/');
+  for (const finding of uploadPartsFindings(requested, answer, answeredAt(created, receivedAt))) s.fail(finding, created);
+});
 
 defineScenario(suite, 'file_upload_completes', async (s) => {
   const parts = [content('complete-1', 3000), content('complete-2', 2000)];

@@ -3,6 +3,7 @@
 // Orders come from the adapter (createOrder, completeOrder): the API shows no operation that
 // creates or completes one, and a fresh order is the only one known to have no invoice yet.
 import { orderEventFindings, orderShapeFindings } from '../../checks/stateful/order-events.js';
+import { receiptDocumentFindings, receiptUrl } from '../../checks/stateful/receipt.js';
 import { AdapterError, type OrderInput } from '../../harness/adapter.js';
 import type { Role } from '../../harness/types.js';
 import { answerText, bodyOf, defineScenario, eventually, refused, statefulSuite, statusOf, succeeded, type ScenarioRun } from './scenario.js';
@@ -170,16 +171,10 @@ defineScenario(suite, 'portal_isolation', async (s) => {
 defineScenario(suite, 'receipt_fetchable', async (s) => {
   const id = s.fixtures.order_id!;
   const receipt = s.require(await s.send('orders:get_receipt', { role: 'admin', pathParams: { id } }), `GET /v1/orders/${id}/receipt of the paid fixture order_id`);
-  const url = typeof receipt.url === 'string' && URL.canParse(receipt.url) ? new URL(receipt.url) : undefined;
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    return s.stop({ kind: 'receipt_url_not_absolute', title: 'The receipt URL is not an absolute http(s) URL', message: `GET /v1/orders/${id}/receipt answered url ${JSON.stringify(receipt.url)}.`, expected: 'an absolute URL', actual: receipt.url });
-  }
-  const document = await s.fetch({ method: 'GET', url: url.href, headers: { accept: '*/*' } });
-  s.check(statusOf(document) === 200 && (document.response?.body.length ?? 0) > 0, {
-    kind: 'receipt_not_fetchable',
-    title: 'The receipt URL cannot be fetched',
-    message: `GET of the receipt URL without the API's credentials answered ${answerText(document)}; a presigned URL serves the receipt PDF.`,
-    expected: '200 with a body',
-    actual: statusOf(document),
-  }, document);
+  const judged = receiptUrl(receipt, id);
+  if ('finding' in judged) return s.stop(judged.finding);
+  // No role and no Authorization header: a presigned URL is its own credential.
+  const document = await s.fetch({ method: 'GET', url: judged.url.href, headers: { accept: '*/*' } });
+  if (Object.keys(document.request.headers).some((name) => name.toLowerCase() === 'authorization')) throw new Error('receipt_fetchable sent credentials to the receipt URL');
+  for (const finding of receiptDocumentFindings(document)) s.fail(finding, document);
 });

@@ -102,8 +102,13 @@ describe('demo tokens', () => {
     expect(again.tokens).toEqual(server.tokens);
     expect(other.tokens.admin).not.toBe(server.tokens.admin);
     expect(server.tokens.admin).toMatch(/^oat_demo_admin_[0-9a-f]{40}$/);
-    const { admin, reader, no_scope, other_org, customer_session, member_session } = server.tokens;
-    expect(server.credentials).toEqual({ admin, reader, no_scope, other_org, customer_session, member_session });
+    const { admin, reader, writer, no_scope, other_org, pat, customer_session, member_session } = server.tokens;
+    expect(server.credentials).toEqual({ admin, reader, writer, no_scope, other_org, pat, customer_session, member_session });
+  });
+
+  it('the writer token is served where a write scope suffices and refused where only a read scope does', async () => {
+    expect((await server.get('/v1/products/', {}, 'writer')).statusCode).toBe(200);
+    expect((await server.get(`/v1/orders/${server.fixtures.order_id}/receipt`, {}, 'writer')).statusCode).toBe(403);
   });
 
   it('the store keeps digests, never the secrets', () => {
@@ -158,5 +163,16 @@ describe('authorize', () => {
 
   it('lets anything through an operation without security', () => {
     expect(authorize(principal([], 'oidc'), [], none)).toBeUndefined();
+  });
+
+  it.each([
+    ['write_scope_refused', principal(['products:write']), security, 403],
+    ['write_scope_refused keeps the read scope', principal(['products:read']), security, undefined],
+    ['write_scope_refused keeps write-only operations', principal(['products:write']), [{ oat: ['products:write'] }], undefined],
+    ['pat_refused', principal(ALL_SCOPES, 'pat'), security, 403],
+    ['member_session_refused', principal(['customer_portal:read'], 'member_session'), [{ member_session: ['customer_portal:read'] }], 403],
+  ] as const)('fault %s', (fault, who, alternatives, status) => {
+    const id = fault.split(' ')[0]!;
+    expect(authorize(who, alternatives as SecurityRequirement[], resolveFaults([id]))?.status).toBe(status);
   });
 });

@@ -182,6 +182,70 @@ const SHOWS: Record<FaultId, (server: TestServer) => Promise<boolean>> = {
   async webhook_disabled_delivered(server) {
     return (await deliveredOnOrder(server, false)).received.length > 0;
   },
+  async write_scope_refused(server) {
+    return (await server.get('/v1/products/', {}, 'writer')).statusCode === 403;
+  },
+  async list_leaks_other_org(server) {
+    const { items } = await server.all('/v1/products/', {}, 'other_org');
+    return items.some((product) => product.organization_id === server.fixtures.organization_id);
+  },
+  async not_found_error_value_wrong(server) {
+    const response = await server.get('/v1/orders/00000000-0000-4000-8000-000000000000/receipt');
+    return response.statusCode === 404 && response.json().error !== 'ResourceNotFound';
+  },
+  async pat_refused(server) {
+    return (await server.get('/v1/products/', {}, 'pat')).statusCode === 403;
+  },
+  async member_session_refused(server) {
+    return (await server.get('/v1/customer-portal/license-keys/', {}, 'member_session')).statusCode === 403;
+  },
+  async timestamps_without_fraction(server) {
+    const timestamps = (await server.get('/v1/products/')).json().items.flatMap((item: { created_at: string; prices: { created_at: string }[] }) => [item.created_at, ...item.prices.map((price) => price.created_at)]);
+    return timestamps.length > 0 && timestamps.every((timestamp: string) => /:\d{2}Z$/.test(timestamp));
+  },
+  async is_deletable_in_2026_04(server) {
+    // The fault shows in version 2026-04 only: a server of that version, with this server's faults.
+    const earlier = await buildApp({ faults: server.faults, apiVersion: '2026-04', rateLimit: false });
+    try {
+      const get = async (url: string) => (await earlier.app.inject({ url, headers: { authorization: `Bearer ${earlier.credentials.admin}` } })).json().items as Record<string, any>[];
+      const products = await get('/v1/products/');
+      const embedded = (await get('/v1/subscriptions/')).map((subscription) => subscription.product);
+      return [...products, ...embedded].some((product) => 'is_deletable' in product);
+    } finally {
+      await earlier.app.close();
+    }
+  },
+  async timestamps_not_utc(server) {
+    return (await server.get('/v1/products/')).json().items.some((item: { created_at: string }) => item.created_at.endsWith('+02:00'));
+  },
+  async embedded_customer_mismatch(server) {
+    const { items } = (await server.get('/v1/subscriptions/', { limit: 100 })).json();
+    return items.some((s: { customer: { id: string }; customer_id: string }) => s.customer.id !== s.customer_id);
+  },
+  async one_time_interval_count(server) {
+    const { items } = (await server.get('/v1/products/', { limit: 100 })).json();
+    return items.some((p: { recurring_interval: unknown; recurring_interval_count: unknown }) => p.recurring_interval === null && p.recurring_interval_count !== null);
+  },
+  async meter_interval_count_without_cycle(server) {
+    const { items } = (await server.get('/v1/products/', { limit: 100 })).json();
+    return items.some((p: { meter_interval: unknown; meter_interval_count: unknown }) => p.meter_interval === null && p.meter_interval_count !== null);
+  },
+  async referenced_product_deletable(server) {
+    const { items } = (await server.get('/v1/subscriptions/', { limit: 100 })).json();
+    return items.some((s: { product: { is_deletable?: boolean } }) => s.product.is_deletable === true);
+  },
+  async subscription_product_one_time(server) {
+    const { items } = (await server.get('/v1/subscriptions/', { limit: 100 })).json();
+    return items.some((s: { product: { is_recurring: boolean } }) => !s.product.is_recurring);
+  },
+  async display_key_unmasked(server) {
+    const { items } = (await server.get('/v1/customer-portal/license-keys/', { limit: 100 }, 'customer_session')).json();
+    return items.some((key: { key: string; display_key: string }) => key.display_key.includes(key.key));
+  },
+  async payment_methods_of_organization(server) {
+    const { items } = (await server.get(`/v1/customers/${server.fixtures.customer_id}/payment-methods`, { limit: 100 })).json();
+    return items.some((method: { customer_id: string }) => method.customer_id !== server.fixtures.customer_id);
+  },
 };
 
 describe('fault catalogue', () => {

@@ -1,6 +1,10 @@
 // Tenancy across every operation that names a resource in its path: another organization's token
 // gets exactly what a missing resource gets (404 ResourceNotFound), and nothing changes.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveFaults } from '../../server/faults.js';
+import { errorReply } from '../../server/replies.js';
+import type { BaseRecord, Collection } from '../../server/store.js';
+import { listedOrganizations, notFoundAsSent } from '../../server/tenancy.js';
 import { expectConforms, testServer, type TestServer } from './support.js';
 
 let server: TestServer;
@@ -44,5 +48,33 @@ describe('another organization\'s resource is answered like a missing one', () =
       expect(response.json()).toEqual({ error: 'ResourceNotFound', detail: expect.stringContaining(value) });
       expect(snapshot(), operation.operationId).toBe(before);
     }
+  });
+});
+
+describe('lists hold only the caller\'s organizations', () => {
+  it.each(['/v1/products/', '/v1/subscriptions/', '/v1/files/', '/v1/refunds/', '/v1/webhooks/endpoints'])('%s to the other organization', async (path) => {
+    const { items } = await server.all(path, {}, 'other_org');
+    const own = (await server.all(path)).items;
+    expect(items.length).toBeGreaterThan(0);
+    const ownIds = new Set(own.map((item) => item.id));
+    expect(items.filter((item) => ownIds.has(item.id))).toEqual([]);
+  });
+});
+
+describe('tenancy faults', () => {
+  it.each([
+    ['no fault: the caller\'s organizations', [], ['a'], ['a']],
+    ['list_leaks_other_org: every organization with records', ['list_leaks_other_org'], ['a'], ['a', 'b']],
+  ] as const)('listedOrganizations, %s', (_name, faults, given, expected) => {
+    const collection = { all: () => [{ organization_id: 'a' }, { organization_id: 'b' }, { organization_id: 'a' }].values() } as unknown as Collection<BaseRecord>;
+    expect([...listedOrganizations(collection, given, resolveFaults([...faults]))].sort()).toEqual(expected);
+  });
+
+  it.each([
+    ['a 404 without the fault', [], 404, 'ResourceNotFound'],
+    ['a 404 with not_found_error_value_wrong', ['not_found_error_value_wrong'], 404, 'NotFound'],
+    ['a 403 with not_found_error_value_wrong', ['not_found_error_value_wrong'], 403, 'NotPermitted'],
+  ] as const)('notFoundAsSent, %s', (_name, faults, status, error) => {
+    expect((notFoundAsSent(errorReply(status, 'x'), resolveFaults([...faults])).body as { error: string }).error).toBe(error);
   });
 });

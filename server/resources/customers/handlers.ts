@@ -24,7 +24,8 @@ export const listPaymentMethodsHandler: OperationHandler = (ctx) => {
       organizationIds: [customer.organization_id],
       keys: { created_at: (method) => method.created_at },
       defaultSorting: [{ key: 'created_at', descending: true }],
-      filter: (method) => method.customer_id === customer.id,
+      // The `payment_methods_of_organization` fault lists the methods of every customer of the organization.
+      filter: ctx.faults.has('payment_methods_of_organization') ? undefined : (method) => method.customer_id === customer.id,
     },
     params,
     ctx.faults,

@@ -24,7 +24,8 @@ export function serializeLicenseKey(ctx: RenderContext, licenseKey: LicenseKeyRe
     customer: serializeCustomer(ctx, ctx.store.customers.get(licenseKey.customer_id)!),
     benefit_id: licenseKey.benefit_id,
     key: licenseKey.key,
-    display_key: displayKey(licenseKey.key),
+    // The `display_key_unmasked` fault shows the secret itself.
+    display_key: ctx.faults?.has('display_key_unmasked') ? licenseKey.key : displayKey(licenseKey.key),
     status: licenseKey.status,
     limit_activations: licenseKey.limit_activations,
     usage: licenseKey.usage,

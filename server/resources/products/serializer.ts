@@ -99,7 +99,8 @@ export interface ProductSerializeOptions {
 
 /**
  * A product with its prices, benefits, media files and attached custom fields resolved;
- * is_deletable is present in API version 2026-10 only.
+ * is_deletable is present in API version 2026-10 only (and in 2026-04 under the
+ * `is_deletable_in_2026_04` fault).
  * @see shared/api-description.md, Product
  */
 export function serializeProduct(ctx: RenderContext, product: ProductRecord, options: ProductSerializeOptions = {}): Json {
@@ -121,7 +122,7 @@ export function serializeProduct(ctx: RenderContext, product: ProductRecord, opt
     is_archived: product.is_archived,
     organization_id: product.organization_id,
     metadata: { ...product.metadata },
-    ...(ctx.apiVersion === '2026-10' ? { is_deletable: isProductDeletable(store, product.id) } : {}),
+    ...(ctx.apiVersion === '2026-10' || ctx.faults?.has('is_deletable_in_2026_04') ? { is_deletable: isProductDeletable(store, product.id) } : {}),
     prices: product.price_ids.map((id) => serializePrice(ctx, store.prices.get(id)!)),
     benefits: product.benefit_ids.map((id) => serializeBenefit(ctx, store.benefits.get(id)!)),
     medias: product.media_ids.map((id) => serializeMedia(ctx, store.medias.get(id)!)),
@@ -133,5 +134,19 @@ export function serializeProduct(ctx: RenderContext, product: ProductRecord, opt
     })),
   };
   if (options.omitIsArchived) delete body.is_archived;
+  applyProductFaults(ctx, product, body);
   return body;
+}
+
+/**
+ * The product faults of serialization: `one_time_interval_count` and
+ * `meter_interval_count_without_cycle` give a count of 1 where the interval is null;
+ * `referenced_product_deletable` shows is_deletable true wherever it is shown.
+ */
+function applyProductFaults(ctx: RenderContext, product: ProductRecord, body: Json): void {
+  const faults = ctx.faults;
+  if (!faults || faults.size === 0) return;
+  if (faults.has('one_time_interval_count') && product.recurring_interval === null) body.recurring_interval_count = 1;
+  if (faults.has('meter_interval_count_without_cycle') && product.meter_interval === null) body.meter_interval_count = 1;
+  if (faults.has('referenced_product_deletable') && Object.hasOwn(body, 'is_deletable')) body.is_deletable = true;
 }

@@ -47,6 +47,19 @@ export function serializeMeter(ctx: RenderContext, meter: MeterRecord): Json {
   };
 }
 
+/** The id of the customer a subscription embeds: its own; under the `embedded_customer_mismatch` fault, its organization's first customer. */
+function embeddedCustomerId(ctx: RenderContext, subscription: SubscriptionRecord): string {
+  if (!ctx.faults?.has('embedded_customer_mismatch')) return subscription.customer_id;
+  return ctx.store.customers.inOrganization(subscription.organization_id)[0]?.id ?? subscription.customer_id;
+}
+
+/** The product a subscription embeds; under the `subscription_product_one_time` fault, shown as a one-time purchase. */
+function embeddedProduct(ctx: RenderContext, subscription: SubscriptionRecord): Json {
+  const product = serializeProduct(ctx, ctx.store.products.get(subscription.product_id)!);
+  if (!ctx.faults?.has('subscription_product_one_time')) return product;
+  return { ...product, recurring_interval: null, recurring_interval_count: null, is_recurring: false };
+}
+
 /** A subscription with its customer, product, discount, prices and meters resolved. @see shared/api-description.md, Subscription */
 export function serializeSubscription(ctx: RenderContext, subscription: SubscriptionRecord): Json {
   const { store } = ctx;
@@ -83,8 +96,8 @@ export function serializeSubscription(ctx: RenderContext, subscription: Subscrip
     customer_cancellation_reason: subscription.customer_cancellation_reason,
     customer_cancellation_comment: subscription.customer_cancellation_comment,
     metadata: { ...subscription.metadata },
-    customer: serializeCustomer(ctx, store.customers.get(subscription.customer_id)!),
-    product: serializeProduct(ctx, store.products.get(subscription.product_id)!),
+    customer: serializeCustomer(ctx, store.customers.get(embeddedCustomerId(ctx, subscription))!),
+    product: embeddedProduct(ctx, subscription),
     discount: discount ? serializeDiscount(ctx, discount) : null,
     prices: subscription.price_ids.map((id) => serializePrice(ctx, store.prices.get(id)!)),
     meters: subscription.meters.map((usage) => ({

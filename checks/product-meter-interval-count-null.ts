@@ -1,0 +1,37 @@
+import type { Check } from '../harness/types.js';
+import { documentsObject, listed, objectsIn, own, successJson } from './response-objects.js';
+import { brief } from './support.js';
+
+/**
+ * meter_interval_count is null when no meter cycle is set: an object (a product, at any depth)
+ * with meter_interval null has meter_interval_count null. Judged only where both are present.
+ * @see api-description.md, Product (meter_interval_count: null when no meter cycle is set)
+ */
+export const productMeterIntervalCountNull: Check = {
+  id: 'product_meter_interval_count_null',
+  title: 'Meter interval count without a meter cycle',
+  severity: 'low',
+  rule: 'products.meter_interval_count_null_without_cycle',
+  needs: 'exchange',
+  appliesTo: ({ operation }) =>
+    documentsObject(operation, (object) => object.has('meter_interval') && object.has('meter_interval_count')) || 'no meter_interval and meter_interval_count in its responses',
+  run(_ctx, exchange) {
+    const body = successJson(exchange);
+    if (body === undefined) return [];
+    const wrong: string[] = [];
+    for (const { path, object } of objectsIn(body)) {
+      const count = own(object, 'meter_interval_count');
+      if (own(object, 'meter_interval') === null && count !== undefined && count !== null) {
+        wrong.push(`${path || 'body'} (id ${brief(own(object, 'id'))}): meter_interval_count ${brief(count)}`);
+      }
+    }
+    if (!wrong.length) return [];
+    return [{
+      kind: 'meter_interval_count_without_cycle',
+      title: 'Meter interval count without a meter cycle',
+      message: `meter_interval_count is null when meter_interval is null, but: ${listed(wrong)}.`,
+      expected: 'meter_interval_count null when meter_interval is null',
+      actual: wrong.slice(0, 10),
+    }];
+  },
+};

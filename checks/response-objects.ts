@@ -1,0 +1,165 @@
+/**
+ * What the data-invariant checks share: the objects of a successful JSON body, each with its
+ * JSON path, and whether an operation's documented success schemas can hold an object with given
+ * properties at all (their `appliesTo`, so that an operation whose answers cannot show the
+ * invariant is reported as skipped with the reason, never as passed).
+ */
+import type { Operation, Schema } from '../spec/load.js';
+import type { Exchange } from '../harness/types.js';
+
+/** A JSON object of a response body. */
+export type JsonObject = Record<string, unknown>;
+
+/** An object of a body and where it is (`items[3].customer`, or `` for the body itself). */
+export interface LocatedObject {
+  path: string;
+  object: JsonObject;
+}
+
+/**
+ * Whether the value under `key` is a free-form map whose keys are the merchant's (metadata,
+ * `*_metadata`, custom field data): its keys say nothing about the API's fields, so a
+ * `paid_at` key there is no timestamp and a `customer`/`customer_id` pair no reference.
+ * @see api-description.md, Conventions (metadata); Subscription (custom_field_data)
+ */
+export function isFreeFormKey(key: string): boolean {
+  return key === 'metadata' || key.endsWith('_metadata') || key === 'custom_field_data';
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The parsed body of a 2xx response, or undefined (no response, another status, not JSON). */
+export function successJson(exchange: Exchange): unknown {
+  const response = exchange.response;
+  if (!response || response.status < 200 || response.status > 299) return undefined;
+  return response.json;
+}
+
+/**
+ * Every object of a JSON value, depth first, the value itself first when it is one; free-form
+ * maps ({@link isFreeFormKey}) are not entered.
+ */
+export function objectsIn(value: unknown, path = ''): LocatedObject[] {
+  const found: LocatedObject[] = [];
+  const visit = (node: unknown, at: string): void => {
+    if (Array.isArray(node)) {
+      node.forEach((entry, i) => visit(entry, `${at}[${i}]`));
+      return;
+    }
+    if (!isObject(node)) return;
+    found.push({ path: at, object: node });
+    for (const [key, child] of Object.entries(node)) {
+      if (!isFreeFormKey(key)) visit(child, at ? `${at}.${key}` : key);
+    }
+  };
+  visit(value, path);
+  return found;
+}
+
+/** A property of an object, when the object has it as its own key. */
+export function own(object: JsonObject, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/** An object schema as seen by {@link documentsObject}: its property names, with `allOf` members merged. */
+export interface ObjectSchemaView {
+  names(): string[];
+  has(name: string): boolean;
+  /** The schemas a property has here (several when `allOf` members both declare it). */
+  property(name: string): Schema[];
+}
+
+/** The view of one object schema: its properties and those of its `allOf` members. */
+export function objectView(schema: Schema): ObjectSchemaView {
+  const properties = new Map<string, Schema[]>();
+  const collect = (node: Schema, seen: Set<Schema>): void => {
+    if (!node || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, Schema>)) {
+      properties.set(name, [...(properties.get(name) ?? []), child]);
+    }
+    for (const member of (node.allOf ?? []) as Schema[]) collect(member, seen);
+  };
+  collect(schema, new Set());
+  return { names: () => [...properties.keys()], has: (name) => properties.has(name), property: (name) => properties.get(name) ?? [] };
+}
+
+/** The schemas of an operation's documented 2xx JSON responses (dereferenced). */
+export function successSchemas(operation: Operation): Schema[] {
+  const responses = (operation.raw.responses ?? {}) as Record<string, Schema>;
+  const schemas: Schema[] = [];
+  for (const [status, response] of Object.entries(responses)) {
+    if (!/^2(\d\d|XX)$/i.test(status)) continue;
+    for (const [mediaType, content] of Object.entries((response?.content ?? {}) as Record<string, Schema>)) {
+      if (/json/i.test(mediaType) && content?.schema) schemas.push(content.schema as Schema);
+    }
+  }
+  return schemas;
+}
+
+/**
+ * Whether any schema reachable from `schemas` (through properties, items, `allOf`, `anyOf`,
+ * `oneOf`, `additionalProperties`) describes an object that satisfies `test`.
+ */
+export function schemaHolds(schemas: readonly Schema[], test: (object: ObjectSchemaView) => boolean): boolean {
+  const seen = new Set<Schema>();
+  const stack = [...schemas];
+  while (stack.length > 0) {
+    const schema = stack.pop();
+    if (!schema || typeof schema !== 'object' || seen.has(schema)) continue;
+    seen.add(schema);
+    if (schema.properties || schema.allOf) {
+      if (test(objectView(schema))) return true;
+    }
+    for (const child of Object.values((schema.properties ?? {}) as Record<string, Schema>)) stack.push(child);
+    for (const key of ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const) {
+      if (Array.isArray(schema[key])) stack.push(...(schema[key] as Schema[]));
+    }
+    for (const key of ['items', 'additionalProperties'] as const) {
+      if (schema[key] && typeof schema[key] === 'object') stack.push(schema[key] as Schema);
+    }
+  }
+  return false;
+}
+
+/** {@link schemaHolds} over the operation's documented 2xx JSON responses. */
+export function documentsObject(operation: Operation, test: (object: ObjectSchemaView) => boolean): boolean {
+  return schemaHolds(successSchemas(operation), test);
+}
+
+/**
+ * Whether an object is a subscription: it names and embeds its product and has the
+ * subscription-only fields current_period_start and cancel_at_period_end.
+ * @see api-description.md, Subscription
+ */
+export function isSubscription(object: JsonObject): boolean {
+  return ['product_id', 'product', 'current_period_start', 'cancel_at_period_end'].every((key) => Object.hasOwn(object, key));
+}
+
+/**
+ * {@link isSubscription} for a schema, whose embedded product schema has `productField`
+ * (undefined: any product).
+ */
+export function isSubscriptionSchema(object: ObjectSchemaView, productField?: string): boolean {
+  if (!['product_id', 'product', 'current_period_start', 'cancel_at_period_end'].every((key) => object.has(key))) return false;
+  return productField === undefined || object.property('product').some((product) => schemaHolds([product], (view) => view.has(productField)));
+}
+
+/**
+ * The product a subscription embeds when it is the one its product_id names (a mismatch is
+ * `embedded_references_consistent`'s finding, and says nothing about the named product).
+ */
+export function namedProduct(subscription: JsonObject): JsonObject | undefined {
+  const product = own(subscription, 'product');
+  const productId = own(subscription, 'product_id');
+  if (!isObject(product) || typeof productId !== 'string') return undefined;
+  const id = own(product, 'id');
+  return typeof id === 'string' && id.toLowerCase() === productId.toLowerCase() ? product : undefined;
+}
+
+/** Up to `max` entries, then `(+n more)`, for messages. */
+export function listed(entries: readonly string[], max = 5): string {
+  return entries.slice(0, max).join('; ') + (entries.length > max ? ` (+${entries.length - max} more)` : '');
+}
