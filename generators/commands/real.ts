@@ -20,6 +20,9 @@ import type { Target } from '../../harness/target.js';
 import type { Exchange, Finding, QueryValues, Role, TestCase } from '../../harness/types.js';
 import type { LoadedSpec } from '../../spec/load.js';
 
+// The commands read answers as the stateful suites do.
+export { answerText, bodyOf, eventually, refused, statusOf, succeeded } from '../../harness/answers.js';
+
 /** What the commands of a sequence need from the harness: the document, the target, its clients and adapter. */
 export interface CommandEnv {
   spec: LoadedSpec;
@@ -94,37 +97,6 @@ export class ModelMismatch extends Error {
 
 /** `assert`: a disagreement with the model throws; `observe`: steps are only recorded. */
 export type RealMode = 'assert' | 'observe';
-
-/** The answer of an exchange in a few words: `422 {"detail":[...]}`, or the transport error. */
-export function answerText(exchange: Exchange | undefined): string {
-  if (!exchange) return 'nothing (no request was sent)';
-  if (!exchange.response) return `no answer (${exchange.transportError?.code ?? 'unknown'}: ${exchange.transportError?.message ?? ''})`;
-  const body = exchange.response.body.replace(/\s+/g, ' ');
-  return `${exchange.response.status}${body ? ` ${body.length > 160 ? `${body.slice(0, 160)}…` : body}` : ''}`;
-}
-
-/** The status of an exchange's response, or undefined when none came. */
-export function statusOf(exchange: Exchange | undefined): number | undefined {
-  return exchange?.response?.status;
-}
-
-/** The JSON object of an exchange's response, or undefined. */
-export function bodyOf(exchange: Exchange | undefined): Record<string, unknown> | undefined {
-  const json = exchange?.response?.json;
-  return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
-}
-
-/** Whether the exchange got a 2xx answer. */
-export function succeeded(exchange: Exchange | undefined): boolean {
-  const status = statusOf(exchange);
-  return status !== undefined && status >= 200 && status < 300;
-}
-
-/** Whether the exchange got a 4xx answer (a refusal that is the client's, not a server error). */
-export function refused(exchange: Exchange | undefined): boolean {
-  const status = statusOf(exchange);
-  return status !== undefined && status >= 400 && status < 500;
-}
 
 /** The real system of one command sequence. */
 export class Real {
@@ -279,25 +251,6 @@ export class Real {
   /** Records a state-machine edge the target was seen to take (`machine`, `from`, `to` as the transition tables name them). */
   transition(machine: string, from: string, to: string): void {
     this.transitions.add(edge(machine, from, to));
-  }
-}
-
-/** Waits `ms` milliseconds. */
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/**
- * Repeats `attempt` until it returns true or `timeoutMs` has passed, for targets that finish work
- * after answering (an invoice generated asynchronously, an upload completed).
- * @returns whether it returned true in time
- */
-export async function eventually(attempt: () => Promise<boolean>, timeoutMs = 3000, intervalMs = 150): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await attempt()) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(intervalMs);
   }
 }
 

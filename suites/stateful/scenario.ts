@@ -10,6 +10,7 @@ import { afterAll, describe, test } from 'vitest';
 import { scenario as scenarioOf, selectScenarios, type Scenario } from '../../checks/stateful/index.js';
 import { edge, KNOWN_EDGES } from '../../checks/stateful/transitions.js';
 import { loadAdapter, missingCapability, outsideOperation, type AdapterCapability, type TargetAdapter } from '../../harness/adapter.js';
+import { answerText, bodyOf, statusOf, succeeded } from '../../harness/answers.js';
 import { secretsOf } from '../../harness/cell.js';
 import { createClient, type Client } from '../../harness/client.js';
 import { isLoopback } from '../../harness/config.js';
@@ -19,6 +20,9 @@ import { ConformanceFailure } from '../../harness/suite.js';
 import type { Target } from '../../harness/target.js';
 import type { CellMeta, Exchange, Failure, Finding, HttpRequest, QueryValues, Role, TestCase } from '../../harness/types.js';
 import { loadSpec, type LoadedSpec, type Operation } from '../../spec/load.js';
+
+// The scenarios read answers as the model-based commands do.
+export { answerText, bodyOf, eventually, refused, sleep, statusOf, succeeded } from '../../harness/answers.js';
 
 /** What every scenario of a suite file shares: the run, the document, the client and the adapter. */
 export interface StatefulSuite {
@@ -129,36 +133,6 @@ export interface UrlRequest {
   headers?: Record<string, string>;
   /** Sent as is, with `contentType`. */
   body?: { contentType: string; text: string };
-}
-
-/** The status of an exchange's response, or undefined when none came. */
-export function statusOf(exchange: Exchange): number | undefined {
-  return exchange.response?.status;
-}
-
-/** The JSON object of an exchange's response, or undefined. */
-export function bodyOf(exchange: Exchange): Record<string, unknown> | undefined {
-  const json = exchange.response?.json;
-  return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
-}
-
-/** The answer of an exchange in a few words: `422 {"detail":[...]}`, or the transport error. */
-export function answerText(exchange: Exchange): string {
-  if (!exchange.response) return `no answer (${exchange.transportError?.code ?? 'unknown'}: ${exchange.transportError?.message ?? ''})`;
-  const body = exchange.response.body.replace(/\s+/g, ' ');
-  return `${exchange.response.status}${body ? ` ${body.length > 160 ? `${body.slice(0, 160)}…` : body}` : ''}`;
-}
-
-/** Whether the exchange got a 2xx answer. */
-export function succeeded(exchange: Exchange): boolean {
-  const status = statusOf(exchange);
-  return status !== undefined && status >= 200 && status < 300;
-}
-
-/** Whether the exchange got a 4xx answer (a refusal that is the client's, not a server error). */
-export function refused(exchange: Exchange): boolean {
-  const status = statusOf(exchange);
-  return status !== undefined && status >= 400 && status < 500;
 }
 
 /**
@@ -367,25 +341,6 @@ export function defineScenario(suite: StatefulSuite, id: string, body: (s: Scena
       if (cell.status === 'failed') throw new ConformanceFailure(cell);
     });
   });
-}
-
-/** Waits `ms` milliseconds. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/**
- * Repeats `attempt` until it returns true or `timeoutMs` has passed (for targets that finish work
- * after answering: an invoice generated asynchronously, an upload completed).
- * @returns whether it returned true in time
- */
-export async function eventually(attempt: () => Promise<boolean>, timeoutMs = 3000, intervalMs = 150): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await attempt()) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(intervalMs);
-  }
 }
 
 /** Milliseconds from one ISO 8601 date-time to another, or undefined when either is not one. */
