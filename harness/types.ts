@@ -35,6 +35,19 @@ export interface TestCase {
   negative?: { location: 'query' | 'body' | 'path'; parameter: string; mutation: string; reason: string };
 }
 
+/**
+ * A request to a URL outside the document that a stateful scenario or model command sends (an
+ * upload part URL, a receipt URL handed out by the target).
+ */
+export interface UrlRequest {
+  method: string;
+  /** Absolute URL. */
+  url: string;
+  headers?: Record<string, string>;
+  /** Sent as is, with `contentType`. */
+  body?: { contentType: string; text: string };
+}
+
 /** The request as it went on the wire. Header names are lower-case. */
 export interface HttpRequest {
   method: string;

@@ -17,7 +17,7 @@ import { secretsOf } from '../../harness/cell.js';
 import type { Client } from '../../harness/client.js';
 import type { SecretRef } from '../../harness/curl.js';
 import type { Target } from '../../harness/target.js';
-import type { Exchange, Finding, QueryValues, Role, TestCase } from '../../harness/types.js';
+import type { Exchange, Finding, QueryValues, Role, TestCase, UrlRequest } from '../../harness/types.js';
 import type { LoadedSpec } from '../../spec/load.js';
 
 // The commands read answers as the stateful suites do.
@@ -47,15 +47,6 @@ export interface ApiRequest {
   query?: QueryValues;
   /** Sent as application/json. */
   json?: unknown;
-}
-
-/** A request outside the document (a part URL handed out by the target). */
-export interface UrlRequest {
-  method: string;
-  url: string;
-  headers?: Record<string, string>;
-  /** Sent as is, with `contentType`. */
-  body?: { contentType: string; text: string };
 }
 
 /** One thing a step did and saw: an exchange with the target, or a call of its adapter. */

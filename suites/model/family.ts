@@ -6,18 +6,16 @@
  * path that replays it.
  * @see ../../../shared/style.md, fast-check (model-based commands); "A failure is data"
  */
-import { afterAll, describe, test } from 'vitest';
+import { describe, test } from 'vitest';
 import type { Family } from '../../generators/commands/family.js';
 import { selectFamilies } from '../../generators/commands/index.js';
 import type { CommandEnv } from '../../generators/commands/real.js';
 import { failureLines, runFamily, sequencesFor, type FamilyOutcome } from '../../generators/commands/run-family.js';
-import { loadAdapter } from '../../harness/adapter.js';
-import { createClient, type Client } from '../../harness/client.js';
 import { readRunContext } from '../../harness/context.js';
 import { toCurl } from '../../harness/curl.js';
 import { ConformanceFailure } from '../../harness/suite.js';
 import type { CellMeta, Failure, TestCase } from '../../harness/types.js';
-import { loadSpec } from '../../spec/load.js';
+import { statefulSuite } from '../stateful/scenario.js';
 
 /**
  * The cell of a family's outcome: one case per sequence drawn, the shrunk failure as a
@@ -61,31 +59,10 @@ export function familyCell(family: Family<object>, outcome: FamilyOutcome, adapt
 export async function defineFamilySuite<M extends object>(family: Family<M>): Promise<void> {
   const run = readRunContext();
   if (!selectFamilies(run.checks, run.operations).some((f) => f.id === family.id)) return;
-  const spec = await loadSpec(run.specFile);
-  const client = createClient(run.target);
-  const adapter = await loadAdapter(run.adapter, run.target);
-  const others = new Map<string, Client>();
-  afterAll(async () => {
-    await client.close();
-    for (const other of others.values()) await other.close();
-    await adapter?.close?.();
-  });
-  const env: CommandEnv = {
-    spec,
-    target: run.target,
-    client,
-    adapter,
-    seed: run.seed,
-    clientFor(origin) {
-      if (origin === new URL(run.target.baseUrl).origin) return client;
-      let other = others.get(origin);
-      if (!other) {
-        other = createClient({ ...run.target, baseUrl: origin, roles: {} });
-        others.set(origin, other);
-      }
-      return other;
-    },
-  };
+  // The same target, clients and adapter as the stateful scenarios, closed after the family's test.
+  const suite = await statefulSuite();
+  const { adapter } = suite;
+  const env: CommandEnv = { spec: suite.spec, target: suite.target, client: suite.client, clientFor: suite.clientFor, adapter, seed: run.seed };
   describe(family.operationId, () => {
     test(family.checkId, async ({ task, skip }) => {
       const outcome = await runFamily({ family, env, runSeed: run.seed, numRuns: sequencesFor(family, run.runs), ...(run.path ? { path: run.path } : {}) });

@@ -18,7 +18,7 @@ import { readRunContext, type RunContext } from '../../harness/context.js';
 import { toCurl, type SecretRef } from '../../harness/curl.js';
 import { ConformanceFailure } from '../../harness/suite.js';
 import type { Target } from '../../harness/target.js';
-import type { CellMeta, Exchange, Failure, Finding, HttpRequest, QueryValues, Role, TestCase } from '../../harness/types.js';
+import type { CellMeta, Exchange, Failure, Finding, HttpRequest, QueryValues, Role, TestCase, UrlRequest } from '../../harness/types.js';
 import { loadSpec, type LoadedSpec, type Operation } from '../../spec/load.js';
 
 // The scenarios read answers as the model-based commands do.
@@ -124,15 +124,6 @@ export interface ApiRequest {
   json?: unknown;
   /** Sent as application/x-www-form-urlencoded. */
   form?: Record<string, string>;
-}
-
-/** A request outside the document (a part URL, a receipt URL). */
-export interface UrlRequest {
-  method: string;
-  url: string;
-  headers?: Record<string, string>;
-  /** Sent as is, with `contentType`. */
-  body?: { contentType: string; text: string };
 }
 
 /**
