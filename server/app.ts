@@ -14,6 +14,7 @@ import { loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } 
 import { authenticate, authorize, issueDemoTokens, type DemoTokenName, type Principal, type ReferenceRole } from './auth.js';
 import { compileBodyParser, FORM_MEDIA_TYPE, InvalidJsonBody, parseFormBody, UnreadBody } from './body.js';
 import { createControl, registerControlRoutes, type ReferenceControl } from './control.js';
+import { asBytes, encode, preferredCoding, type ContentCoding } from './content-coding.js';
 import { readDemoCache, writeDemoCache } from './demo-cache.js';
 import { seedDemoData, type DemoData } from './demo-data.js';
 import { notifyStoreChanged } from './events.js';
@@ -22,10 +23,10 @@ import { HANDLERS } from './handlers.js';
 import { registerHeaderFaults, send } from './http.js';
 import { generateServerKeys, type ServerKeys } from './keys.js';
 import { createStatePersister, readStateFile, removeStrayTempFiles, restoreStore, type StatePersister } from './persistence.js';
-import { registerRateLimit, resolveRateLimit, type RateLimitOption, type RateLimitSettings } from './rate-limit.js';
+import { isExemptClient, registerRateLimit, resolveRateLimit, type RateLimitOption, type RateLimitSettings } from './rate-limit.js';
 import { errorReply, validationReply, type Reply, type ValidationEntry } from './replies.js';
 import { receivePart } from './resources/files/uploads.js';
-import { ResponseCache } from './response-cache.js';
+import { answerKeptFirst, ResponseCache } from './response-cache.js';
 import { serveOrderDocument } from './resources/orders/documents.js';
 import { clearStore, createStore, type Store } from './store.js';
 import { notFoundAsSent } from './tenancy.js';
@@ -150,6 +151,8 @@ interface IncomingRequest {
   baseUrl: string;
   /** Path and query string as sent. */
   url: string;
+  /** The content coding the request accepts (content-coding.ts), if any. */
+  coding: ContentCoding | undefined;
 }
 
 /** The demo state of a seeding: the data and the tokens. */
@@ -325,6 +328,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   let requestNumber = 0;
   // Faults may make a list answer differ from one request to the next (pages_overlap); with any on, nothing is kept.
   const responses = options.responseCache !== false && faults.size === 0 ? new ResponseCache(store) : undefined;
+  if (responses) {
+    let closing = false;
+    app.addHook('preClose', (done) => {
+      closing = true;
+      done();
+    });
+    answerKeptFirst(app.server, responses, { exempt: (address) => isExemptClient(rateLimit, address), closing: () => closing });
+  }
   const serveOperation = (operation: Operation) => {
     const handler = HANDLERS[operation.operationId];
     // Compiled on the operation's first request, so that a start does not wait for twenty operations' validators.
@@ -335,11 +346,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
       parseBody: compileBodyParser(operation),
     });
     const cache = operation.method === 'GET' && operation.paginated ? responses : undefined;
-    return async (request: IncomingRequest): Promise<Reply> => {
+    // The wrong_content_type fault writes list answers as text/plain, uncoded (http.ts).
+    const plainText = faults.has('wrong_content_type') && operation.paginated;
+    const answerOf = async (request: IncomingRequest, cacheKey: string | undefined): Promise<Reply> => {
       if (!handler) return errorReply(501, `The reference server has no handler for ${operation.operationId}.`);
-      const cacheKey = cache && ResponseCache.key(request.authorization, request.baseUrl, request.url);
-      const kept = cacheKey === undefined ? undefined : cache!.get(cacheKey);
-      if (kept) return kept;
       let principal: Principal | undefined;
       if (operation.security.length > 0) {
         const header = request.authorization ?? (faults.has('missing_auth_accepted') ? `Bearer ${seeding.tokens.admin}` : undefined);
@@ -376,27 +386,38 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
         keys,
       }), faults);
       if (cacheKey === undefined) return answer;
-      return cache!.set(cacheKey, answer, (principal as { expiresAtMs?: number } | undefined)?.expiresAtMs ?? Number.POSITIVE_INFINITY);
+      return cache!.set(cacheKey, answer, (principal as { expiresAtMs?: number } | undefined)?.expiresAtMs ?? Number.POSITIVE_INFINITY, request.coding);
+    };
+    return async (request: IncomingRequest): Promise<{ answer: Reply; plainText: boolean }> => {
+      const cacheKey = cache && ResponseCache.key(request.authorization, request.baseUrl, request.url);
+      const kept = cacheKey === undefined ? undefined : cache!.get(cacheKey, request.coding);
+      if (kept) return { answer: kept, plainText: false };
+      const answer = await answerOf(request, cacheKey);
+      if (plainText && answer.status === 200) return { answer, plainText: true };
+      // Kept answers come coded from the cache; every other answer with a body is coded here.
+      if (answer.body === undefined || answer.headers?.['content-encoding'] !== undefined) return { answer, plainText: false };
+      return { answer: encode(asBytes(answer), request.coding), plainText: false };
     };
   };
 
+
   for (const operation of spec.operations) {
     const serve = serveOperation(operation);
-    const plainText = faults.has('wrong_content_type') && operation.paginated;
     for (const url of routeUrls(operation.path)) {
       app.route({
         method: operation.method,
         url,
         handler: async (request, reply) => {
-          const answer = await serve({
+          const { answer, plainText } = await serve({
             query: request.query as RawQuery,
             authorization: request.headers.authorization,
             params: request.params as Record<string, string>,
             body: request.body,
             baseUrl: `${request.protocol}://${request.host}`,
             url: request.url,
+            coding: preferredCoding(request.headers['accept-encoding']),
           });
-          return send(reply, answer, plainText && answer.status === 200);
+          return send(reply, answer, plainText);
         },
       });
     }

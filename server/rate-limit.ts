@@ -87,6 +87,20 @@ export function rateLimitReply(retryAfterSeconds: number, settings: Required<Rat
 }
 
 /**
+ * Whether a client is never counted: no limit in force, or its address (IPv4-mapped IPv6 written
+ * as IPv4) in `settings.allowList`.
+ * @param address the socket's remote address
+ */
+export function isExemptClient(settings: Required<RateLimitSettings> | false, address: string | undefined): boolean {
+  return settings === false || (address !== undefined && settings.allowList.includes(clientAddress(address)));
+}
+
+/** An IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) as IPv4. */
+function clientAddress(address: string): string {
+  return address.replace(/^::ffff:(?=\d+\.)/i, '');
+}
+
+/**
  * Installs the limit on every route of `app` (call before routes are served; requests to paths
  * that {@link isRateLimited} exempts are not counted, nor clients of `settings.allowList`). Does
  * nothing with `false` or with the `rate_limit_ignored` fault. The client is `request.ip` (the
@@ -101,7 +115,7 @@ export async function registerRateLimit(app: FastifyInstance, settings: Required
   const check = app.createRateLimit({
     max: settings.max,
     timeWindow: settings.windowMs,
-    ...(allowed.size > 0 ? { allowList: (request: FastifyRequest) => allowed.has(request.ip.replace(/^::ffff:(?=\d+\.)/i, '')) } : {}),
+    ...(allowed.size > 0 ? { allowList: (request: FastifyRequest) => allowed.has(clientAddress(request.ip)) } : {}),
   });
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     if (!isRateLimited(request.url)) return;

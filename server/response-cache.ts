@@ -5,9 +5,12 @@
  * keyed by everything a list handler reads (the Authorization header, the origin its URLs are built
  * from, the path and query string), dropped at the next change of the store ({@link storeRevision},
  * which counts every insert, update and delete, and every request, control call or delivery that
- * may change state) and never served past the expiry of the token it was answered to.
+ * may change state) and never served past the expiry of the token it was answered to. Each content
+ * coding of an answer (content-coding.ts) is made on its first request and kept with it.
  * @see shared/design.md, Reference server; Quality bars
  */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { asBytes, encode, preferredCoding, type ByteReply, type ContentCoding } from './content-coding.js';
 import { onStoreChanged } from './events.js';
 import type { Reply } from './replies.js';
 import { markStoreChanged, storeRevision, type Store } from './store.js';
@@ -22,10 +25,10 @@ interface Entry {
   revision: number;
   /** Epoch milliseconds by the store's clock from which the answer may not be served (the token's expiry), or Infinity. */
   validUntilMs: number;
-  reply: Reply & { body: Buffer };
+  reply: ByteReply;
+  /** The answer in each content coding asked for so far. */
+  coded: Partial<Record<ContentCoding, ByteReply>>;
 }
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Answers by key; see the module comment for what makes an answer reusable. */
 export class ResponseCache {
@@ -47,37 +50,38 @@ export class ResponseCache {
     return `${authorization ?? ''}\n${origin}${url}`;
   }
 
-  /** The answer kept under `key`, if the store has not changed since and its token has not expired. */
-  get(key: string): Reply | undefined {
+  /**
+   * The answer kept under `key` in `coding` (undefined: as it is), if the store has not changed
+   * since and its token has not expired.
+   */
+  get(key: string, coding?: ContentCoding): Reply | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (entry.revision !== storeRevision(this.#store) || (entry.validUntilMs !== Infinity && this.#store.clock().getTime() >= entry.validUntilMs)) {
       this.#drop(key, entry);
       return undefined;
     }
-    return entry.reply;
+    return this.#coded(entry, coding);
   }
 
   /**
-   * Keeps a 200 answer. Object bodies are serialized here, once.
+   * Keeps a 200 answer. Object bodies are serialized here, once ({@link asBytes}).
    * @param validUntilMs epoch milliseconds (store clock) at which the token it was answered to expires; Infinity when it does not
-   * @returns the answer to write (the bytes kept)
+   * @param coding the content coding to answer in (undefined: as it is)
+   * @returns the answer to write, in `coding` (an answer other than a 200 is given back as it is)
    */
-  set(key: string, reply: Reply, validUntilMs: number): Reply {
+  set(key: string, reply: Reply, validUntilMs: number, coding?: ContentCoding): Reply {
     if (reply.status !== 200 || reply.body === undefined) return reply;
-    const kept: Entry['reply'] = Buffer.isBuffer(reply.body)
-      ? { ...reply, body: reply.body }
-      : { ...reply, body: Buffer.from(JSON.stringify(reply.body)), headers: { ...reply.headers, 'content-type': JSON_TYPE } };
-    if (kept.body.length > this.#maxBytes) return kept;
+    const kept = asBytes(reply);
+    if (kept.body.length > this.#maxBytes) return encode(kept, coding);
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
-    this.#entries.set(key, { revision: storeRevision(this.#store), validUntilMs, reply: kept });
+    const entry: Entry = { revision: storeRevision(this.#store), validUntilMs, reply: kept, coded: {} };
+    this.#entries.set(key, entry);
     this.#bytes += kept.body.length;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes <= this.#maxBytes) break;
-      this.#drop(oldest, entry);
-    }
-    return kept;
+    const answer = this.#coded(entry, coding);
+    this.#evict();
+    return answer;
   }
 
   /** Answers kept and their body bytes. */
@@ -85,8 +89,69 @@ export class ResponseCache {
     return { entries: this.#entries.size, bytes: this.#bytes };
   }
 
+  /** The entry's answer in `coding`, coded now when it is the first request for it. */
+  #coded(entry: Entry, coding: ContentCoding | undefined): ByteReply {
+    if (coding === undefined) return entry.reply;
+    const kept = entry.coded[coding];
+    if (kept) return kept;
+    const coded = encode(entry.reply, coding);
+    if (coded === entry.reply) return coded;
+    entry.coded[coding] = coded;
+    this.#bytes += coded.body.length;
+    this.#evict();
+    return coded;
+  }
+
+  /** Drops the oldest answers until the bytes kept fit. */
+  #evict(): void {
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#drop(oldest, entry);
+    }
+  }
+
   #drop(key: string, entry: Entry): void {
     this.#entries.delete(key);
     this.#bytes -= entry.reply.body.length;
+    for (const coded of Object.values(entry.coded)) this.#bytes -= coded.body.length;
   }
+}
+
+/** What {@link answerKeptFirst} needs to know of the server. */
+export interface KeptFirstOptions {
+  /** Whether requests from this remote address are never counted by the rate limit. */
+  exempt: (address: string | undefined) => boolean;
+  /** Whether the server is closing (Fastify then answers 503 to every request). */
+  closing: () => boolean;
+}
+
+/**
+ * Puts the response cache in front of Fastify on `server`: a GET whose answer is kept (the key
+ * Fastify's route would use: Authorization, `http://` and the Host header, the URL as sent) is
+ * written straight from the cache, in the coding its Accept-Encoding asks for, without routing,
+ * hooks or a promise; every other request goes to Fastify as before. Only for clients the rate limit
+ * does not count (none is counted when it is off): a counted client must pass the limit's hook.
+ * The answer is the one Fastify would write, headers included (content type, length, Vary,
+ * Content-Encoding; Node adds Date and the connection headers to both).
+ * @param server Fastify's HTTP server (`app.server`), with Fastify's one `request` listener
+ * @throws Error when the server has no single `request` listener to put the cache in front of
+ */
+export function answerKeptFirst(server: Server, cache: ResponseCache, options: KeptFirstOptions): void {
+  const listeners = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+  if (listeners.length !== 1) throw new Error(`expected Fastify's one request listener, found ${listeners.length}`);
+  const fastify = listeners[0]!;
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const { host } = request.headers;
+    if (request.method === 'GET' && host !== undefined && !options.closing() && options.exempt(request.socket.remoteAddress)) {
+      const kept = cache.get(ResponseCache.key(request.headers.authorization, `http://${host}`, request.url!), preferredCoding(request.headers['accept-encoding']));
+      if (kept) {
+        const body = kept.body as Buffer;
+        response.writeHead(kept.status, { ...kept.headers, 'content-length': body.length });
+        response.end(body);
+        return;
+      }
+    }
+    fastify.call(server, request, response);
+  });
 }

@@ -1,4 +1,6 @@
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type BuildAppOptions, type ReferenceApp } from '../../server/app.js';
 import { ResponseCache } from '../../server/response-cache.js';
 import { createStore, markStoreChanged } from '../../server/store.js';
 import { testServer, type TestServer } from './support.js';
@@ -83,4 +85,60 @@ describe('the reference server with its response cache', () => {
     expect(after.items.find((item: { id: string }) => item.id === product.id).benefits).toEqual([]);
   });
 
+});
+
+describe('kept answers in front of Fastify (answerKeptFirst), over a real socket', () => {
+  const opened: ReferenceApp[] = [];
+  const listening = async (options: BuildAppOptions) => {
+    const built = await buildApp(options);
+    opened.push(built);
+    await built.app.listen({ host: '127.0.0.1', port: 0 });
+    return { built, origin: `http://127.0.0.1:${(built.app.server.address() as { port: number }).port}` };
+  };
+  afterAll(async () => {
+    await Promise.all(opened.map((built) => built.app.close()));
+  });
+  const get = async (origin: string, token: string, path: string, headers: Record<string, string> = {}) => {
+    const response = await request(`${origin}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+    const { date: _date, ...rest } = response.headers;
+    return { status: response.statusCode, headers: rest, body: Buffer.from(await response.body.arrayBuffer()) };
+  };
+
+  it.each([[{}], [{ 'accept-encoding': 'gzip' }], [{ 'accept-encoding': 'br, gzip' }]])('answers a kept list with the status, headers and bytes Fastify wrote the first time (%o)', async (headers) => {
+    const { built, origin } = await listening({ rateLimit: false });
+    const first = await get(origin, built.credentials.admin, '/v1/subscriptions/?limit=100', headers);
+    const kept = await get(origin, built.credentials.admin, '/v1/subscriptions/?limit=100', headers);
+    expect(first.status).toBe(200);
+    expect(kept).toEqual(first);
+    // Another token's answer is its own: the key holds the Authorization header.
+    const other = await get(origin, built.credentials.other_org, '/v1/subscriptions/?limit=100', headers);
+    expect(other.body.equals(first.body)).toBe(false);
+  });
+
+  it('still counts a client the rate limit counts, and serves an exempt one past the limit', async () => {
+    const { built, origin } = await listening({ rateLimit: { max: 3, windowMs: 60_000 } });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await get(origin, built.credentials.admin, '/v1/products/?limit=1')).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    const exempt = await listening({ rateLimit: { max: 3, windowMs: 60_000, allowList: ['127.0.0.1'] } });
+    const served = [];
+    for (let i = 0; i < 5; i++) served.push((await get(exempt.origin, exempt.built.credentials.admin, '/v1/products/?limit=1')).status);
+    expect(served).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it('answers what changed after a write, not the kept answer', async () => {
+    const { built, origin } = await listening({ rateLimit: false });
+    const before = JSON.parse((await get(origin, built.credentials.admin, '/v1/products/?limit=100')).body.toString());
+    await get(origin, built.credentials.admin, '/v1/products/?limit=100');
+    const product = before.items.find((item: { benefits: unknown[] }) => item.benefits.length > 0);
+    const changed = await request(`${origin}/v1/products/${product.id}/benefits`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${built.credentials.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ benefits: [] }),
+    });
+    expect(changed.statusCode).toBe(200);
+    await changed.body.dump();
+    const after = JSON.parse((await get(origin, built.credentials.admin, '/v1/products/?limit=100')).body.toString());
+    expect(after.items.find((item: { id: string }) => item.id === product.id).benefits).toEqual([]);
+  });
 });

@@ -1,0 +1,61 @@
+/**
+ * Compressed answers: a JSON answer of an API operation of at least {@link MIN_CODED_BYTES} is sent
+ * brotli- or gzip-coded when the request's Accept-Encoding accepts one (as browsers, fetch, Python
+ * requests, Go and axios do by default), and as it is otherwise; either way it carries
+ * `Vary: Accept-Encoding`. The answers of paginated lists are coded once and kept (response-cache.ts).
+ * @see RFC 9110, sections 8.4 (Content-Encoding), 12.5.3 (Accept-Encoding) and 12.5.5 (Vary)
+ */
+import negotiate from '@fastify/accept-negotiator';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Reply } from './replies.js';
+
+/** A content coding the reference sends, in its order of preference when the client weighs them alike. */
+export type ContentCoding = 'br' | 'gzip';
+const CODINGS: ContentCoding[] = ['br', 'gzip'];
+/** JSON bodies shorter than this (bytes) are sent as they are: coding them saves less than it costs. */
+export const MIN_CODED_BYTES = 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Brotli quality 5: within 2 % of quality 6's size and ten times faster than 9 (a 515 KB page: 43 KB in about 6 ms). */
+const BROTLI_QUALITY = 5;
+
+/** An answer whose body is the bytes to write. */
+export type ByteReply = Reply & { body: Buffer };
+
+/**
+ * The coding to send for an Accept-Encoding header (RFC 9110 section 12.5.3: q-values, `*`, `;q=0`
+ * refusals), or undefined for the identity coding (no header, or nothing the reference sends is acceptable).
+ */
+export function preferredCoding(acceptEncoding: string | undefined): ContentCoding | undefined {
+  if (acceptEncoding === undefined || acceptEncoding === '') return undefined;
+  return negotiate(acceptEncoding, CODINGS) ?? undefined;
+}
+
+/** Whether answers like this one depend on Accept-Encoding: a JSON body of at least {@link MIN_CODED_BYTES}. */
+export function isCodable(reply: ByteReply): boolean {
+  return reply.body.length >= MIN_CODED_BYTES && (reply.headers?.['content-type'] ?? '').startsWith('application/json');
+}
+
+/**
+ * The answer as bytes: an object body serialized as JSON (what Fastify would write) with its content
+ * type, a Buffer body as it is; `Vary: Accept-Encoding` added when {@link isCodable}.
+ * @param reply an answer with a body
+ */
+export function asBytes(reply: Reply): ByteReply {
+  const bytes: ByteReply = Buffer.isBuffer(reply.body)
+    ? { ...reply, body: reply.body }
+    : { ...reply, body: Buffer.from(JSON.stringify(reply.body)), headers: { ...reply.headers, 'content-type': JSON_TYPE } };
+  return isCodable(bytes) ? { ...bytes, headers: { ...bytes.headers, vary: 'Accept-Encoding' } } : bytes;
+}
+
+/**
+ * The answer in `coding`: the body compressed, with Content-Encoding; the answer itself when it is
+ * not {@link isCodable} or `coding` is undefined.
+ * @param reply an answer from {@link asBytes}
+ */
+export function encode(reply: ByteReply, coding: ContentCoding | undefined): ByteReply {
+  if (coding === undefined || !isCodable(reply)) return reply;
+  const body = coding === 'br'
+    ? brotliCompressSync(reply.body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: reply.body.length } })
+    : gzipSync(reply.body);
+  return { ...reply, body, headers: { ...reply.headers, 'content-encoding': coding } };
+}
