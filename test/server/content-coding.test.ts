@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { MIN_CODED_BYTES, preferredCoding } from '../../server/content-coding.js';
@@ -105,5 +106,16 @@ describe('the reference server codes JSON answers the request accepts', () => {
     expect(empty.headers['content-encoding']).toBeUndefined();
     expect(empty.headers.vary).toBeUndefined();
     expect(empty.json()).toMatchObject({ items: [] });
+  });
+});
+
+describe('preferredCoding on any header text', () => {
+  it('never throws and answers br, gzip or nothing', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.array(fc.constantFrom('br', 'gzip', 'deflate', '*', 'identity', ';q=', '0', '1', '0.5', ',', ' ', ';', 'q', '=', 'x')).map((parts) => parts.join(''))), (header) => {
+        expect([undefined, 'br', 'gzip']).toContain(preferredCoding(header));
+      }),
+      { seed: 20261122, numRuns: 2000 },
+    );
   });
 });
