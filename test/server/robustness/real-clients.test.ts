@@ -4,7 +4,7 @@
 // like the canonical request.
 // @see shared/design.md, Reference server; shared/api-description.md, Endpoints and Limits
 import net, { type AddressInfo } from 'node:net';
-import { Client } from 'undici';
+import { Client, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type ReferenceApp } from '../../../server/app.js';
 import { expectConforms, ids, testServer, type TestServer } from '../support.js';
@@ -212,5 +212,18 @@ describe('keep-alive over a real socket', () => {
     statuses.push(deleted.status);
     await deleted.arrayBuffer();
     expect(statuses).toEqual([200, 200, 200, 200]);
+  });
+
+  it('answers fetch, which sends Accept-Encoding by default, coded; fetch reads the same JSON as a client that sends none', async () => {
+    const headers = { authorization: `Bearer ${built.tokens.admin}` };
+    const plain = await request(`${origin}/v1/subscriptions/?limit=100`, { headers });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const expected = await plain.body.json();
+    for (let i = 0; i < 2; i++) {
+      const coded = await fetch(`${origin}/v1/subscriptions/?limit=100`, { headers });
+      expect(coded.status).toBe(200);
+      expect(['br', 'gzip']).toContain(coded.headers.get('content-encoding'));
+      expect(await coded.json()).toEqual(expected);
+    }
   });
 });
