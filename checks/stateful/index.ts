@@ -103,7 +103,8 @@ export const SCENARIOS: readonly Scenario[] = [
     title: "A customer session finds only its own customer's orders (another customer's is 404) and license keys",
     severity: 'critical',
     rule: 'orders.customer_portal_own_orders',
-    enforces: ['orders.customer_portal_own_orders'],
+    // The portal half of the list rule: the session's license key list holds only its customer's keys.
+    enforces: ['orders.customer_portal_own_orders', 'auth.tenant_isolation.lists'],
     operationId: 'customer_portal:orders:update',
     suite: 'orders',
     capabilities: ['createOrder'],
