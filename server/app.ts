@@ -400,7 +400,6 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     };
   };
 
-
   for (const operation of spec.operations) {
     const serve = serveOperation(operation);
     for (const url of routeUrls(operation.path)) {
