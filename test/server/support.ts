@@ -95,6 +95,16 @@ export function localPath(url: string): string {
   return `${parsed.pathname}${parsed.search}`;
 }
 
+/**
+ * A signed URL with the first character of its `signature` changed to another one (the server's keys
+ * are random, so a fixed replacement could be the character already there).
+ */
+export function tamperedSignature(url: string): string {
+  const tampered = url.replace(/signature=(.)/, (_match, first: string) => `signature=${first === 'x' ? 'y' : 'x'}`);
+  expect(tampered).not.toBe(url);
+  return tampered;
+}
+
 /** Asserts that a response is valid for the operation per the spec (status documented, body valid). */
 export function expectConforms(server: ReferenceApp, operationId: string, response: LightMyRequestResponse): void {
   const operation = server.spec.operation(operationId);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_PART_BYTES } from '../../../../server/app.js';
-import { expectConforms, ids, localPath, testServer, type TestServer } from '../../support.js';
+import { expectConforms, ids, localPath, tamperedSignature, testServer, type TestServer } from '../../support.js';
 
 let server: TestServer;
 
@@ -158,7 +158,7 @@ describe('uploading parts', () => {
   it('refuses a tampered URL or another part\'s path (403) and a part of a complete file (409)', async () => {
     const file = await create(plan(Buffer.from('abc'), []));
     const url = file.upload.parts[0]!.url;
-    expect((await put(url.replace(/signature=./, 'signature=x'), Buffer.from('abc'))).statusCode).toBe(403);
+    expect((await put(tamperedSignature(url), Buffer.from('abc'))).statusCode).toBe(403);
     expect((await put(url.replace(/\/1\?/, '/2?'), Buffer.from('abc'))).statusCode).toBe(403);
     expect((await put(url.replace(/expires=\d+/, 'expires=99999999999'), Buffer.from('abc'))).statusCode).toBe(403);
     expect((await put(url, Buffer.from('abc'))).statusCode).toBe(200);
