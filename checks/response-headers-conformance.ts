@@ -115,7 +115,8 @@ function standardHeaderFindings(exchange: Exchange): Finding[] {
       // No body is sent with HEAD, 1xx, 204 and 304, whose Content-Length describes another
       // representation; a Transfer-Encoding overrides it (RFC 9112 section 6.3).
       const bodiless = exchange.request.method === 'HEAD' || response.status < 200 || response.status === 204 || response.status === 304;
-      const bytes = bodiless || headers['transfer-encoding'] !== undefined ? undefined : recordedBodyBytes(response.body);
+      // Content-Length counts the bytes sent: those of the coded body when it came content-coded.
+      const bytes = bodiless || headers['transfer-encoding'] !== undefined ? undefined : (response.wireBytes ?? recordedBodyBytes(response.body));
       if (bytes !== undefined && Number(contentLength) !== bytes) {
         findings.push({
           kind: 'content_length_mismatch',

@@ -5,6 +5,7 @@
  */
 import { Agent, request as undiciRequest } from 'undici';
 import pThrottle from 'p-throttle';
+import { brotliDecompressSync, gunzipSync, inflateSync, type ZlibOptions } from 'node:zlib';
 import type { Operation } from '../spec/load.js';
 import type { Target } from './target.js';
 import type { Exchange, HttpRequest, HttpResponse, QueryValues, TestCase } from './types.js';
@@ -75,15 +76,49 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-async function readBody(body: AsyncIterable<Buffer>): Promise<string> {
+/** The body as recorded: its text, and its size on the wire when that differs from the text's (a content-coded body). */
+interface ReadBody {
+  text: string;
+  wireBytes?: number;
+}
+
+/** Content codings the client decodes (RFC 9110 section 8.4.1); any other is recorded as received. */
+const DECODERS: Record<string, (input: Buffer, options: ZlibOptions) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * Reads a body, keeping at most {@link MAX_BODY_BYTES} (the rest is cut and noted). A body in one
+ * content coding the client knows (gzip, deflate, br) is decoded first: the harness sends no
+ * Accept-Encoding, which RFC 9110 section 12.5.3 reads as "any coding is acceptable", so a correct
+ * target may code its answers. A body that does not decode is recorded as received.
+ * @param contentEncoding the response's Content-Encoding header, if any
+ */
+async function readBody(body: AsyncIterable<Buffer>, contentEncoding: string | undefined): Promise<ReadBody> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     if (size < MAX_BODY_BYTES) chunks.push(chunk);
     size += chunk.length;
   }
-  const text = Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8');
-  return size > MAX_BODY_BYTES ? `${text}\n[... ${size - MAX_BODY_BYTES} more bytes cut]` : text;
+  let bytes: Buffer = Buffer.concat(chunks);
+  let wireBytes: number | undefined;
+  const decode = contentEncoding === undefined ? undefined : DECODERS[contentEncoding.trim().toLowerCase()];
+  if (decode && size <= MAX_BODY_BYTES) {
+    try {
+      // maxOutputLength: a small coded body must not expand into gigabytes in the harness.
+      bytes = decode(bytes, { maxOutputLength: MAX_BODY_BYTES + 1 });
+      wireBytes = size;
+      size = bytes.length;
+    } catch {
+      // Not in the coding it names (or larger than kept): recorded as received.
+    }
+  }
+  const text = bytes.subarray(0, MAX_BODY_BYTES).toString('utf8');
+  return { text: size > MAX_BODY_BYTES ? `${text}\n[... ${size - MAX_BODY_BYTES} more bytes cut]` : text, ...(wireBytes !== undefined ? { wireBytes } : {}) };
 }
 
 /**
@@ -111,12 +146,14 @@ export function createClient(target: Target): Client {
       dispatcher: agent,
       signal,
     });
-    const body = await readBody(answer.body);
+    const headers = flattenHeaders(answer.headers);
+    const { text: body, wireBytes } = await readBody(answer.body, headers['content-encoding']);
     const response: HttpResponse = {
       status: answer.statusCode,
-      headers: flattenHeaders(answer.headers),
+      headers,
       body,
       elapsedMs: Math.round((performance.now() - started) * 1000) / 1000,
+      ...(wireBytes !== undefined ? { wireBytes } : {}),
     };
     if (body.length > 0) {
       try {

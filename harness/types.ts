@@ -66,6 +66,8 @@ export interface HttpResponse {
   json?: unknown;
   /** Milliseconds from sending the request to the end of the body. */
   elapsedMs: number;
+  /** Bytes of the body as received, when it came content-coded (Content-Encoding) and `body` is its decoded text. */
+  wireBytes?: number;
 }
 
 /** One request and what came of it: a response, or a transport error (timeout, reset, refused). */
