@@ -175,8 +175,18 @@ export interface Failure extends Finding {
   reproduce: Reproducer;
 }
 
-/** Outcome of one cell of the operation x check matrix. */
-export type CellStatus = 'passed' | 'failed' | 'skipped';
+/**
+ * Outcome of one cell of the operation x check matrix, five verdicts that never mix (design.md,
+ * Targets and configuration): `passed` and `failed` judge the target's answers; `skipped` means the
+ * check applies but the run lacks what it needs (a role, fixture, adapter or option: `skipReason`
+ * says which and `fix` how to provide it); `not_applicable` means the check cannot apply to this
+ * operation (`skipReason` says why) and is never counted as skipped; `errored` means the harness
+ * itself failed inside the cell (`error` says how): neither a pass nor a failure of the target.
+ */
+export type CellStatus = 'passed' | 'failed' | 'skipped' | 'not_applicable' | 'errored';
+
+/** Why a `skipped` cell could not run: what the run lacks. */
+export type SkipKind = 'role' | 'fixture' | 'adapter' | 'option';
 
 /**
  * What a conformance test writes to `task.meta.conformance` for the reporters: one cell of the
@@ -186,8 +196,14 @@ export interface CellMeta {
   operationId: string;
   checkId: string;
   status: CellStatus;
-  /** Why the cell was skipped (a missing role, a check that does not apply). */
+  /** Why the cell was skipped (a missing role, fixture, adapter or option) or is not applicable. */
   skipReason?: string;
+  /** `skipped` cells: what the run lacks, so reports count missing roles apart from options. */
+  skipKind?: SkipKind;
+  /** `skipped` cells: how to provide what is missing (`export CONFORMANCE_ADMIN_TOKEN=…`, `drop --read-only`). */
+  fix?: string;
+  /** `errored` cells: the harness's own failure inside the cell (`code` a CNF_ERR_* code or the error's name). */
+  error?: { code: string; message: string };
   /** Number of generated cases (or walks) that were checked. */
   cases: number;
   failures: Failure[];

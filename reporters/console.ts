@@ -15,7 +15,7 @@ import { collectResults, summarize, type HarnessProblem, type RunResults } from 
 import { RunClock, type ReportInfo, type RunInfo } from './run-info.js';
 
 /** The symbol of each cell status in the matrix; a cell that did not run is blank. */
-export const STATUS_SYMBOLS: Readonly<Record<CellStatus, string>> = { passed: '✓', failed: '✗', skipped: '–' };
+export const STATUS_SYMBOLS: Readonly<Record<CellStatus, string>> = { passed: '✓', failed: '✗', skipped: '–', not_applicable: '·', errored: '!' };
 
 /** How {@link renderConsoleReport} lays out its text. */
 export interface ConsoleRenderOptions {

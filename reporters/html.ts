@@ -33,7 +33,7 @@ export interface HtmlReporterOptions extends FileReporterOptions {
 export type Verdict = 'Conformant' | 'Not conformant' | 'Inconclusive';
 
 /** The symbol of each cell status in the HTML matrix, shown beside its name for people who cannot tell the colours apart. */
-export const HTML_STATUS_SYMBOLS: Readonly<Record<CellStatus, string>> = { passed: '✓', failed: '✗', skipped: '–' };
+export const HTML_STATUS_SYMBOLS: Readonly<Record<CellStatus, string>> = { passed: '✓', failed: '✗', skipped: '–', not_applicable: '·', errored: '!' };
 
 const DEFAULT_TITLE = 'Conformance report';
 // Expected and actual values, and bodies, are shown whole up to these sizes (report.json keeps more).

@@ -19,13 +19,13 @@ export interface Matrix {
 
 // When one (operation, check) pair has several cells (shards, several roles), the worst wins:
 // a failure anywhere fails the pair, and a pass beats a skip since the check did run.
-const PRECEDENCE: Record<CellStatus, number> = { skipped: 0, passed: 1, failed: 2 };
+const PRECEDENCE: Record<CellStatus, number> = { not_applicable: 0, skipped: 1, passed: 2, errored: 3, failed: 4 };
 
 /**
  * Builds the matrix from cells. Rows are operations in alphabetical order; columns follow
  * `checkOrder` (the check registry's report order), checks it does not name coming after in
  * first-seen order, so that a report looks the same whichever suite finished first. Several cells
- * for one (operation, check) pair merge to the worst status (failed > passed > skipped).
+ * for one (operation, check) pair merge to the worst status (failed > errored > passed > skipped > not applicable).
  */
 export function buildMatrix(cells: readonly CellMeta[], checkOrder: readonly string[] = CHECK_IDS): Matrix {
   const rank = (checkId: string): number => {

@@ -34,10 +34,12 @@ export interface RunResults {
 
 /** Counts over a run's results; `failures` counts occurrences, not cells. */
 export interface RunSummary {
-  /** Cells by status. */
+  /** Cells by status; `skipped` counts only cells that could apply (a role, fixture, adapter or option missing). */
   passed: number;
   failed: number;
   skipped: number;
+  not_applicable: number;
+  errored: number;
   /** Harness problems. */
   errors: number;
   /** Failure occurrences over all failed cells (before de-duplication). */
@@ -99,20 +101,21 @@ export function collectResults(
 }
 
 /**
- * The exit code for run results: 2 when there is any harness error, else 1 when any cell failed
- * or the spec coverage is below `--min-coverage` (`coverage.belowMinimum` is not empty), else 0
- * (also for a run without cells).
+ * The exit code for run results: 1 when any cell failed (a harness error never hides a failure,
+ * design.md), else 2 when there is a harness error or an errored cell, else 1 when the spec
+ * coverage is below `--min-coverage` (`coverage.belowMinimum` is not empty), else 0 (also for a
+ * run without cells).
  * @param coverage the run's coverage (`computeCoverage`), when it was measured
  */
 export function exitCodeFor(results: RunResults, coverage?: Pick<Coverage, 'belowMinimum'>): ExitCode {
-  if (results.errors.length > 0) return 2;
   if (results.cells.some((cell) => cell.status === 'failed')) return 1;
+  if (results.errors.length > 0 || results.cells.some((cell) => cell.status === 'errored')) return 2;
   return coverage && coverage.belowMinimum.length > 0 ? 1 : 0;
 }
 
 /** Counts cells by status, failure occurrences, distinct operations and checks, and errors. */
 export function summarize(results: RunResults): RunSummary {
-  const byStatus: Record<CellStatus, number> = { passed: 0, failed: 0, skipped: 0 };
+  const byStatus: Record<CellStatus, number> = { passed: 0, failed: 0, skipped: 0, not_applicable: 0, errored: 0 };
   const operations = new Set<string>();
   const checks = new Set<string>();
   let failures = 0;
@@ -158,7 +161,7 @@ function classify(testCase: TestCase): Outcome {
     };
   }
   if (result.state === 'failed') {
-    if (cell.status === 'failed') return { cell, errors: [] };
+    if (cell.status === 'failed' || cell.status === 'errored') return { cell, errors: [] };
     const thrown = result.errors[0];
     const problem = problemOf(where, thrown ?? { message: 'no error recorded' });
     problem.message = `the test failed but its cell ${cellName(cell)} says ${cell.status}: ${problem.message}`;

@@ -92,7 +92,11 @@ describe('exitCodeFor', () => {
     ['passed and skipped', { given: { cells: [PASSED, SKIPPED], errors: [] }, want: 0 }],
     ['a failed cell', { given: { cells: [PASSED, FAILED], errors: [] }, want: 1 }],
     ['an error', { given: { cells: [PASSED], errors: [{ where: 'run', message: 'x' }] }, want: 2 }],
-    ['an error wins over failures', { given: { cells: [FAILED], errors: [{ where: 'run', message: 'x' }] }, want: 2 }],
+    // design.md: a harness error never hides a failure.
+    ['a failure wins over an error', { given: { cells: [FAILED], errors: [{ where: 'run', message: 'x' }] }, want: 1 }],
+    ['an errored cell', { given: { cells: [PASSED, { ...PASSED, status: 'errored', error: { code: 'CNF_ERR_RUNNER', message: 'x' } }], errors: [] }, want: 2 }],
+    ['a failure wins over an errored cell', { given: { cells: [FAILED, { ...PASSED, status: 'errored', error: { code: 'CNF_ERR_RUNNER', message: 'x' } }], errors: [] }, want: 1 }],
+    ['not applicable only', { given: { cells: [{ ...PASSED, status: 'not_applicable', skipReason: 'not a list' }], errors: [] }, want: 0 }],
   ];
   test.each(table)('%s', (_name, { given, want }) => {
     expect(exitCodeFor(given)).toBe(want);
@@ -116,7 +120,7 @@ describe('summarize', () => {
       cases: 7,
     });
     expect(summarize({ cells: [PASSED, FAILED, SKIPPED, twoFailures], errors: [{ where: 'run', message: 'x' }] })).toEqual({
-      passed: 1, failed: 2, skipped: 1, errors: 1, failures: 3, operations: 2, checks: 3, cases: 27,
+      passed: 1, failed: 2, skipped: 1, not_applicable: 0, errored: 0, errors: 1, failures: 3, operations: 2, checks: 3, cases: 27,
     });
   });
 });
@@ -158,6 +162,7 @@ describe('collectResults on a real vitest run', () => {
       },
       { where: 'products:list > throws before recording', message: 'connect ECONNREFUSED 127.0.0.1:9', code: 'ECONNREFUSED' },
     ]);
-    expect(exitCodeFor(results)).toBe(2);
+    // The failed cell wins over the harness problems (design.md: an error never hides a failure).
+    expect(exitCodeFor(results)).toBe(1);
   });
 });
