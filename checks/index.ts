@@ -36,6 +36,7 @@ import { productRecurringConsistent } from './product-recurring-consistent.js';
 import { referencedProductNotDeletable } from './referenced-product-not-deletable.js';
 import { subscriptionProductRecurring } from './subscription-product-recurring.js';
 import { timestampsUtc } from './timestamps-utc.js';
+import { writeEffectVisible } from './write-effect-visible.js';
 
 /** Every check, in report order. */
 export const CHECKS: readonly Check[] = [
@@ -61,6 +62,7 @@ export const CHECKS: readonly Check[] = [
   licenseKeyDisplayKeyMasked,
   paymentMethodsOfCustomer,
   positiveDataAcceptance,
+  writeEffectVisible,
   negativeDataRejection,
   notFoundErrorBody,
   missingAuthRejected,

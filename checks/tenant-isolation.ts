@@ -6,6 +6,9 @@ import { brief } from './support.js';
  * A resource of another organization is answered exactly like a missing one: the second
  * organization's token asking for the first organization's resource gets 404 with
  * `{error: "ResourceNotFound", detail}`, never the resource and never a 403 that leaks its existence.
+ * On an operation that changes state the attempt also changes nothing: when the evidence carries
+ * the owner's reads of the resource before and after it (`history`: before, after), they must be
+ * the same.
  * @see design.md, Reference server (Tenancy); api-description.md, Errors (404)
  */
 export const tenantIsolation: Check = {
@@ -18,9 +21,19 @@ export const tenantIsolation: Check = {
     !operation.parameters.some((p) => p.in === 'path')
       ? 'no path parameter naming a resource'
       : acceptsOrganizationToken(operation) || 'the operation does not accept organization tokens',
-  run(_ctx, exchange) {
+  run(_ctx, exchange, history) {
     const response = exchange.response;
     if (!response) return [];
+    const [before, after] = history;
+    if (before?.response && after?.response && (before.response.status !== after.response.status || before.response.body !== after.response.body)) {
+      return [{
+        kind: 'cross_tenant_write',
+        title: 'Another organization changed a resource',
+        message: `The other organization's ${exchange.request.method} ${exchange.request.url.replace(/\?.*$/, '')} got ${response.status}, and the owner reads the resource differently afterwards (${before.response.status} ${brief(before.response.json ?? before.response.body, 80)} before, ${after.response.status} ${brief(after.response.json ?? after.response.body, 80)} after).`,
+        expected: 'the resource unchanged (and 404 ResourceNotFound)',
+        actual: { status: response.status, before: before.response.json ?? before.response.body.slice(0, 200), after: after.response.json ?? after.response.body.slice(0, 200) },
+      }];
+    }
     const body = response.json as { error?: unknown; detail?: unknown } | undefined;
     if (response.status === 404 && body?.error === 'ResourceNotFound' && typeof body.detail === 'string') return [];
     return [{

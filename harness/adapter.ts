@@ -43,6 +43,7 @@ export const ADAPTER_CAPABILITIES = [
   'listEvents',
   'refundOrder',
   'createCustomer',
+  'createProduct',
   'createSubscription',
   'grantLicenseKey',
 ] as const;
@@ -72,6 +73,11 @@ export interface CustomerInput {
   /** The merchant's own identifier (`external_id`); absent: a new unique one. */
   externalId?: string;
   email?: string;
+}
+
+/** What {@link TargetAdapter.createProduct} creates; absent fields are the adapter's choice. */
+export interface ProductInput {
+  name?: string;
 }
 
 /** What {@link TargetAdapter.createSubscription} creates. */
@@ -178,6 +184,12 @@ export interface TargetAdapter {
   refundOrder?(orderId: string, input: RefundInput): Promise<ApiObject>;
   /** Creates a customer with an external id in the `admin` role's organization. @returns the customer as the API shows it (`id`, `external_id`) */
   createCustomer?(input: CustomerInput): Promise<ApiObject>;
+  /**
+   * Creates a product in the `admin` role's organization that nothing references (no order,
+   * subscription or discount), so that a case replacing a product's benefits owns it.
+   * @returns the product as the API shows it (`id`)
+   */
+  createProduct?(input: ProductInput): Promise<ApiObject>;
   /** Creates a subscription of a customer in a given status. @returns the subscription as the API shows it (`id`, `status`, `customer_id`) */
   createSubscription?(input: SubscriptionInput): Promise<ApiObject>;
   /** Grants a customer a license key (a license_keys benefit). @returns the key as the customer portal shows it (`id`, `status` granted) */

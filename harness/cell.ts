@@ -18,6 +18,11 @@ import { missingFixtures, pathValues, roleFor, SAFE_METHODS } from './operation-
 import { validRequestBody } from './probe-body.js';
 import { burstQuery, sendBurst, sourceAddressProblem, type BurstPlan } from './burst.js';
 import { burstSize, documentedRateLimit } from '../checks/rate-limit-enforced.js';
+import { defaultTokenEnv } from './config.js';
+import { noAnswerFinding } from './judge.js';
+import { writeTestCase, type WriteCaseMaker, type WriteFixture, type PlannedRequest } from './write-cases.js';
+import { eventually, succeeded } from './answers.js';
+import type { SkipKind } from './types.js';
 
 /** Evidence that is one plain request (for `roles`, one per role): sent once, without a query (`roles` asks a list for its largest page). */
 const PROBES: ReadonlySet<Check['needs']> = new Set(['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org', 'roles', 'not_found']);
@@ -43,7 +48,23 @@ export interface CellInput {
   runs: number;
   /** Accepted deviations; matching failures are moved to `cell.accepted`. */
   baseline?: readonly BaselineEntry[];
+  /**
+   * Operations that change state: the maker of fixtures made for each case (harness/write-cases.ts).
+   * Without it such an operation's valid cases are skipped for want of a fixture.
+   */
+  writes?: WriteCaseMaker;
+  /** Operations that change state: the operation's shared write cases, sent once and judged by every `exchange` check. */
+  writeEvidence?: () => Promise<WriteEvidence[]>;
 }
+
+/** One write case of an operation that changes state, with what its owner read back after it (`history`). */
+export interface WriteEvidence {
+  exchange: Exchange;
+  history: Exchange[];
+}
+
+/** Write cases an operation's `exchange` checks share, at most (each makes a fixture). */
+export const MAX_WRITE_CASES = 3;
 
 /** Whose credentials the evidence a check needs carries (for `roles`, the last role's: the checked exchange). */
 function roleOfNeeds(check: Check, operation: Operation): Role | null {
@@ -73,27 +94,39 @@ export function secretsOf(target: Target): SecretRef[] {
   }));
 }
 
+/** Why a cell cannot run, what the run lacks, and how to provide it. */
+export interface SkipReason {
+  reason: string;
+  kind: SkipKind;
+  fix: string;
+}
+
 /**
  * Why the generic cases of a check cannot be sent to an operation, or undefined when they can.
- * Valid requests (`exchange`, `walk`) go to safe methods only, with the target's fixtures in the
- * path; refused probes (`anonymous`, `no_scope`) go to every method unless the run is read-only.
+ * Valid requests of safe methods carry the target's fixtures; an operation that changes state gets
+ * a fixture made for each case (`writes`), without which its valid cases cannot be sent. Refused
+ * probes (`anonymous`, `no_scope`, `invalid_credentials`, `negative`, `not_found`) go to every
+ * method unless the run is read-only.
  */
-export function notCallable(operation: Operation, target: Target, needs: Check['needs']): string | undefined {
+export function notCallable(operation: Operation, target: Target, needs: Check['needs'], writes?: WriteCaseMaker): SkipReason | undefined {
   const safe = SAFE_METHODS.has(operation.method);
-  if (needs === 'negative' && !safe) {
-    // Invalid data must be refused before anything changes; random ids keep a broken target from
-    // changing a real resource.
-    return target.readOnly ? 'read-only run: the operation may change state' : undefined;
-  }
-  if (needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org' || needs === 'defaults' || needs === 'burst' || needs === 'roles') {
-    if (!safe) return 'changes state: exercised by the stateful suites';
-    const missing = missingFixtures(operation, target);
-    if (missing.length) return `needs fixture ${missing.join(', ')}`;
+  if (target.readOnly && !safe) return { reason: 'read-only run: the operation may change state', kind: 'option', fix: 'run without --read-only to send writes (each on a fixture made for it)' };
+  if (!safe) {
+    if (WRITE_NEEDS.has(needs)) return writes?.unavailable ?? (writes ? undefined : { reason: 'no fixture can be made for a write of this operation', kind: 'fixture', fix: 'name its path values under "fixtures" in the config file' });
     return undefined;
   }
-  if (target.readOnly && !safe) return 'read-only run: the operation may change state';
+  if (needs === 'exchange' || needs === 'walk' || needs === 'negative' || needs === 'other_org' || needs === 'defaults' || needs === 'burst' || needs === 'roles') {
+    const missing = missingFixtures(operation, target);
+    if (missing.length) return { reason: `needs fixture ${missing.join(', ')}`, kind: 'fixture', fix: `name ${missing.join(', ')} under "fixtures" in the config file` };
+  }
   return undefined;
 }
+
+/** Evidence that, on an operation that changes state, needs a fixture made for each case (a valid request, or one that must change nothing). */
+const WRITE_NEEDS: ReadonlySet<Check['needs']> = new Set(['exchange', 'roles', 'other_org', 'reader']);
+
+/** Probes whose requests are refused for their credentials: on a write, they name a fixture made for the case when one can be made. */
+const CREDENTIAL_PROBES: ReadonlySet<Check['needs']> = new Set(['anonymous', 'invalid_credentials', 'no_scope']);
 
 function testCase(operation: Operation, target: Target, input: CaseInput, role: Role | null, needs: Check['needs'], n: number): TestCase {
   const probing = ['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'negative'].includes(needs);
@@ -110,9 +143,13 @@ function testCase(operation: Operation, target: Target, input: CaseInput, role: 
     ...(body ? { body } : {}),
     headers: needs === 'invalid_credentials' ? { authorization: `Bearer ${INVALID_TOKEN}` } : {},
     role,
+    ...(REFUSED.has(needs) ? { refusal: true } : {}),
     ...(negative ? { negative: { location: negative.location, parameter: negative.parameter, mutation: negative.mutation, reason: negative.reason } } : {}),
   };
 }
+
+/** Evidence whose requests the harness expects to be refused (probes and invalid data): their status is judged by the probing check, not by status_code_conformance. */
+const REFUSED: ReadonlySet<Check['needs']> = new Set(['anonymous', 'invalid_credentials', 'no_scope', 'negative', 'not_found', 'other_org']);
 
 /** What a generated case varies: its query, and for negative cases the mutation behind it. */
 interface CaseInput {
@@ -178,28 +215,53 @@ async function walk(client: Client, operation: Operation, base: TestCase): Promi
 
 /**
  * Runs the property of one check on one operation.
- * @returns the cell, `skipped` with a reason when the check does not apply, the target lacks the
- *   role or the operation cannot be called; `failed` with the shrunk failure otherwise failing
- * @throws HarnessError CNF_ERR_RUNNER when the check itself throws (a bug in the harness)
+ * @returns the cell: `not_applicable` with the reason when the check cannot apply to the
+ *   operation; `skipped` with the reason, its kind and the fix when the run lacks a role, fixture,
+ *   adapter or option; `failed` with the shrunk failure; `errored` when the harness itself failed
+ *   inside the cell (a check that threw, an adapter that refused): never thrown, so the run goes on
  */
 export async function runCell(input: CellInput): Promise<CellMeta> {
-  const { spec, operation, check, target, client } = input;
+  const { operation, check } = input;
   const cell: CellMeta = { operationId: operation.operationId, checkId: check.id, status: 'passed', cases: 0, failures: [] };
+  try {
+    return await judgeCell(input, cell);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      ...cell,
+      status: 'errored',
+      failures: [],
+      error: { code: typeof code === 'string' ? code : error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) },
+    };
+  }
+}
+
+/** A cell that does not run: not applicable, or skipped with what is missing. */
+function notRun(cell: CellMeta, status: 'not_applicable' | 'skipped', reason: string, skip?: Omit<SkipReason, 'reason'>): CellMeta {
+  return { ...cell, status, skipReason: reason, ...(skip ? { skipKind: skip.kind, fix: skip.fix } : {}) };
+}
+
+async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
+  const { spec, operation, check, target, client } = input;
   const ctx = { spec, operation };
   const applies = check.appliesTo?.(ctx) ?? true;
+  if (applies !== true) return notRun(cell, 'not_applicable', applies);
   const role = roleOfNeeds(check, operation);
+  const callable = notCallable(operation, target, check.needs, input.writes);
+  if (callable) return notRun(cell, 'skipped', callable.reason, callable);
   const [missing] = missingRoles(check, role, target);
-  const skipReason =
-    applies !== true ? applies : notCallable(operation, target, check.needs) ?? (missing ? `needs role ${missing}` : undefined);
-  if (skipReason) return { ...cell, status: 'skipped', skipReason };
+  if (missing) return notRun(cell, 'skipped', `needs role ${missing}`, { kind: 'role', fix: `export ${defaultTokenEnv(missing)}=<a ${missing} token of the target>` });
   if (check.needs === 'burst') return runBurstCell(input, cell, role);
+  if (!SAFE_METHODS.has(operation.method) && input.writes && !input.writes.unavailable && (WRITE_NEEDS.has(check.needs) || CREDENTIAL_PROBES.has(check.needs))) {
+    return runWriteCell(input, cell, role);
+  }
 
   const isWalk = check.needs === 'walk';
   let inputs: fc.Arbitrary<CaseInput>;
   let examples: [CaseInput][] = [];
   if (check.needs === 'negative') {
     const negatives = negativeCaseArbitrary(operation);
-    if (!negatives) return { ...cell, status: 'skipped', skipReason: 'no query parameter or body field whose schema rejects a value' };
+    if (!negatives) return notRun(cell, 'not_applicable', 'no query parameter or body field whose schema rejects a value');
     inputs = negatives.map((negative) => ({ query: negative.query, negative }));
   } else if (PROBES.has(check.needs)) {
     // A probe asks one thing (are these credentials refused?); varying the query would only let a
@@ -213,19 +275,13 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
       .map((query) => [{ query }]);
   }
   let n = 0;
-  const statuses = new Set<number>();
-  const parameters = new Set<string>();
-  const observe = (exchange: Exchange): void => {
-    if (exchange.response) statuses.add(exchange.response.status);
-    for (const name of Object.keys(exchange.case.query)) parameters.add(`query:${name.replace(/\[.*$/, '')}`);
-    for (const name of Object.keys(exchange.case.pathParams)) parameters.add(`path:${name}`);
-  };
+  const observed = observer();
   const evaluate = async (caseInput: CaseInput): Promise<{ findings: Finding[]; exchange: Exchange }> => {
     const base = testCase(operation, target, caseInput, role, check.needs, n++);
     cell.cases++;
     const { exchange, history } = await gatherEvidence(client, operation, check, base);
-    [...history, exchange].forEach(observe);
-    return { findings: check.run(ctx, exchange, history), exchange };
+    [...history, exchange].forEach(observed.add);
+    return { findings: judgeEvidence(check, ctx, exchange, history), exchange };
   };
 
   const numRuns = PROBES.has(check.needs) ? 1 : isWalk ? Math.max(3, Math.round(input.runs / 10)) : input.runs;
@@ -233,7 +289,7 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
     fc.asyncProperty(inputs, async (caseInput) => (await evaluate(caseInput)).findings.length === 0),
     { seed: input.seed, numRuns: numRuns + examples.length, examples },
   );
-  cell.observed = { statuses: [...statuses].sort((a, b) => a - b), parameters: [...parameters].sort() };
+  cell.observed = observed.result();
   if (!details.failed) return cell;
   if (!details.counterexample) {
     throw new HarnessError('CNF_ERR_RUNNER', `check ${check.id} threw on ${operation.operationId}: ${String(details.errorInstance)}`, { cause: details.errorInstance });
@@ -241,6 +297,108 @@ export async function runCell(input: CellInput): Promise<CellMeta> {
   const [failing] = details.counterexample;
   const { findings, exchange } = await evaluate(failing);
   return placeFindings(input, cell, findings, exchange, details.counterexamplePath ?? undefined);
+}
+
+/**
+ * The findings of a check on its evidence: a verdict needs an answer, so evidence with an exchange
+ * that got none is a `no_response` finding whatever the check would say of the rest.
+ */
+export function judgeEvidence(check: Check, ctx: { spec: LoadedSpec; operation: Operation }, exchange: Exchange, history: readonly Exchange[]): Finding[] {
+  const silent = [exchange, ...history].map(noAnswerFinding).find((f) => f !== undefined);
+  return silent ? [silent] : check.run(ctx, exchange, history);
+}
+
+/** Collects the statuses seen and parameters sent by a cell's exchanges, for spec coverage. */
+function observer(): { add: (exchange: Exchange) => void; result: () => NonNullable<CellMeta['observed']> } {
+  const statuses = new Set<number>();
+  const parameters = new Set<string>();
+  return {
+    add: (exchange) => {
+      if (exchange.response) statuses.add(exchange.response.status);
+      for (const name of Object.keys(exchange.case.query)) parameters.add(`query:${name.replace(/\[.*$/, '')}`);
+      for (const name of Object.keys(exchange.case.pathParams)) parameters.add(`path:${name}`);
+    },
+    result: () => ({ statuses: [...statuses].sort((a, b) => a - b), parameters: [...parameters].sort() }),
+  };
+}
+
+/** Sends a planned read (polling it until it answers 2xx when it says so). */
+async function sendPlanned(client: Client, planned: PlannedRequest, id: string): Promise<Exchange> {
+  const testCase: TestCase = { id, operationId: planned.operation.operationId, pathParams: planned.pathParams, query: planned.query, headers: {}, role: planned.role };
+  let exchange = await client.send(planned.operation, testCase);
+  if (planned.eventuallyMs && !succeeded(exchange)) {
+    await eventually(async () => succeeded((exchange = await client.send(planned.operation, testCase))), planned.eventuallyMs);
+  }
+  return exchange;
+}
+
+/**
+ * Sends the shared write cases of an operation that changes state: each on a fixture made for it,
+ * with the operation's usual credentials, and, when it succeeded and its effect can be read back,
+ * that read (`history[0]`).
+ * @param count how many cases (each makes a fixture)
+ * @throws AdapterError when the adapter refuses to make a fixture
+ */
+export async function sendWriteCases(client: Client, operation: Operation, writes: WriteCaseMaker, count: number): Promise<WriteEvidence[]> {
+  const role = roleFor(operation);
+  const evidence: WriteEvidence[] = [];
+  for (let n = 0; n < count; n++) {
+    const fixture = await writes.make(role, n);
+    const exchange = await client.send(operation, writeTestCase(operation, fixture, role, `${operation.operationId}#w${n}`));
+    const after = succeeded(exchange) ? fixture.readBackAfter?.(exchange) : undefined;
+    evidence.push({ exchange, history: after ? [await sendPlanned(client, after, `${operation.operationId}#w${n}/read`)] : [] });
+  }
+  return evidence;
+}
+
+/**
+ * The cell of a check on an operation that changes state, each case on a fixture made for it:
+ * `exchange` checks judge the operation's shared write cases; `roles` sends one write per role,
+ * each on its own fixture; `other_org` reads the resource back as its owner, sends the write with
+ * the other organization's token and reads it back again (history: before, after); the credential
+ * probes and `reader` send the write with their credentials.
+ */
+async function runWriteCell(input: CellInput, cell: CellMeta, role: Role | null): Promise<CellMeta> {
+  const { spec, operation, check, client } = input;
+  const writes = input.writes!;
+  const ctx = { spec, operation };
+  const observed = observer();
+  const judgeOne = (exchange: Exchange, history: Exchange[]): CellMeta | undefined => {
+    cell.cases++;
+    [...history, exchange].forEach(observed.add);
+    const findings = judgeEvidence(check, ctx, exchange, history);
+    cell.observed = observed.result();
+    return findings.length ? placeFindings(input, cell, findings, exchange) : undefined;
+  };
+  if (check.needs === 'exchange') {
+    const evidence = await input.writeEvidence!();
+    for (const { exchange, history } of evidence) {
+      const failed = judgeOne(exchange, history);
+      if (failed) return failed;
+    }
+    return cell;
+  }
+  const id = `${operation.operationId}#${check.id}`;
+  const owner = roleFor(operation);
+  if (check.needs === 'roles') {
+    const exchanges: Exchange[] = [];
+    for (const [i, each] of (check.roles ?? [owner]).entries()) {
+      const fixture = await writes.make(each, i);
+      exchanges.push(await client.send(operation, writeTestCase(operation, fixture, each, `${id}/${each ?? 'anonymous'}`)));
+    }
+    return judgeOne(exchanges.at(-1)!, exchanges.slice(0, -1)) ?? cell;
+  }
+  const fixture: WriteFixture = await writes.make(owner, 0);
+  const probe = writeTestCase(operation, fixture, role, id);
+  if (check.needs === 'invalid_credentials') probe.headers = { authorization: `Bearer ${INVALID_TOKEN}` };
+  if (REFUSED.has(check.needs)) probe.refusal = true;
+  if (check.needs === 'other_org') {
+    const before = fixture.readBack ? await sendPlanned(client, fixture.readBack, `${id}/before`) : undefined;
+    const exchange = await client.send(operation, probe);
+    const after = fixture.readBack ? await sendPlanned(client, fixture.readBack, `${id}/after`) : undefined;
+    return judgeOne(exchange, before && after ? [before, after] : []) ?? cell;
+  }
+  return judgeOne(await client.send(operation, probe), []) ?? cell;
 }
 
 /** Turns findings into the cell's failures (with reproducers), minus those the baseline accepts; sets the status. */
@@ -277,12 +435,12 @@ function placeFindings(input: CellInput, cell: CellMeta, findings: Finding[], ex
  */
 async function runBurstCell(input: CellInput, cell: CellMeta, role: Role | null): Promise<CellMeta> {
   const { spec, operation, check, target, client } = input;
-  if (!target.burst) return { ...cell, status: 'skipped', skipReason: 'rate-limit burst is opt-in on remote targets (--rate-limit-check)' };
+  if (!target.burst) return notRun(cell, 'skipped', 'rate-limit burst is opt-in on remote targets (--rate-limit-check)', { kind: 'option', fix: 'add --rate-limit-check to send the burst' });
   const limit = documentedRateLimit(spec);
-  if (!limit) return { ...cell, status: 'skipped', skipReason: 'the document declares no rate limit (x-rate-limit)' };
+  if (!limit) return notRun(cell, 'not_applicable', 'the document declares no rate limit (x-rate-limit)');
   const { sourceAddress } = target.burst;
   const unusable = sourceAddress ? await sourceAddressProblem(sourceAddress) : undefined;
-  if (unusable) return { ...cell, status: 'skipped', skipReason: unusable };
+  if (unusable) return notRun(cell, 'skipped', unusable, { kind: 'option', fix: 'run where the burst source address can be bound' });
   const ctx = { spec, operation };
   const base = testCase(operation, target, { query: burstQuery(operation) }, role, check.needs, 0);
   const plan: BurstPlan = { requests: burstSize(limit), ...(sourceAddress ? { sourceAddress } : {}) };
@@ -293,7 +451,8 @@ async function runBurstCell(input: CellInput, cell: CellMeta, role: Role | null)
     statuses: [...new Set(burst.flatMap((e) => (e.response ? [e.response.status] : [])))].sort((a, b) => a - b),
     parameters: Object.keys(base.query).map((name) => `query:${name}`).sort(),
   };
+  if (!exchange.response) return placeFindings(input, cell, [noAnswerFinding(exchange)!], exchange);
   const undecided = check.undecided?.(ctx, exchange, history);
-  if (undecided) return { ...cell, status: 'skipped', skipReason: undecided };
+  if (undecided) return { ...cell, status: 'skipped', skipReason: undecided, skipKind: 'option', fix: 'run the burst from a machine nearer the target (a burst must arrive within the limit\'s window)' };
   return placeFindings(input, cell, check.run(ctx, exchange, history), exchange);
 }

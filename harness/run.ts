@@ -21,6 +21,7 @@ import { DEFAULT_TIMEOUT_MS, probeTarget, readConfigFile, resolveRemoteTarget, d
 import { RUN_CONTEXT_ENV, type RunContext } from './context.js';
 import { HarnessError } from './errors.js';
 import { STATEFUL_SUITE, SUITES, SUITE_NEEDS } from './suites.js';
+import { SAFE_METHODS } from './operation-inputs.js';
 import type { Target } from './target.js';
 import type { CheckNeeds, Role } from './types.js';
 
@@ -128,7 +129,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--path replays one model-based failure: select its family alone with --checks (one of ${MODEL_CHECK_IDS.join(', ')})`);
   }
   // A suite none of whose checks is selected would declare no test, which vitest calls an error.
-  const runnable = suites.filter((s) => {
+  let runnable = suites.filter((s) => {
     if (s === STATEFUL_SUITE) return statefulFiles.length > 0;
     const needs: readonly CheckNeeds[] | undefined = SUITE_NEEDS[s as keyof typeof SUITE_NEEDS];
     return !needs || selected.some((c) => needs.includes(c.needs));
@@ -140,6 +141,13 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
 
   const specFile = path.resolve(options.spec ?? specPath(options.apiVersion));
   const spec = await loadSpec(specFile);
+  // The writes suite declares tests only for operations that change state, the other check-driven
+  // suites only for those that do not: a suite with no selected operation in its scope would declare none.
+  const chosen = spec.operations.filter((o) => !options.operations?.length || options.operations.includes(o.operationId));
+  const hasUnsafe = chosen.some((o) => !SAFE_METHODS.has(o.method));
+  const hasSafe = chosen.some((o) => SAFE_METHODS.has(o.method));
+  runnable = runnable.filter((s) => s === STATEFUL_SUITE || (s === 'writes' ? hasUnsafe : hasSafe));
+  if (runnable.length === 0) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `no selected check runs on the selected operations (${(options.operations ?? []).join(', ')})`);
   const config = options.config ? await readConfigFile(options.config) : undefined;
   const baseline = options.baseline ? await readBaseline(options.baseline) : undefined;
   let adapter: AdapterSource | undefined = options.adapter ? await resolveAdapterOption(options.adapter) : undefined;

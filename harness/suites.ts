@@ -7,7 +7,8 @@ import type { CheckNeeds } from './types.js';
 
 /**
  * The check-driven suites by name (`--suites`), each a file of suites/, with the kinds of evidence
- * (`Check.needs`) whose checks it runs.
+ * (`Check.needs`) whose checks it runs; `writes` runs them on the operations that change state,
+ * the others on the operations that do not.
  */
 export const SUITE_NEEDS = {
   exchange: ['exchange'],
@@ -15,6 +16,9 @@ export const SUITE_NEEDS = {
   negative: ['negative', 'not_found'],
   auth: ['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org', 'roles'],
   'rate-limit': ['burst'],
+  // Operations that change state, with every kind of evidence that can apply to them (the
+  // suites above take only the operations that change no state).
+  writes: ['exchange', 'negative', 'not_found', 'anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org', 'roles'],
 } as const satisfies Record<string, readonly CheckNeeds[]>;
 
 /** The suite of the stateful scenarios (checks/stateful/index.ts): the files of suites/stateful/. */

@@ -33,6 +33,12 @@ export interface TestCase {
   body?: { contentType: string; text: string };
   /** Set on a negative case: the query parameter, path parameter or body field made invalid, and how. */
   negative?: { location: 'query' | 'body' | 'path'; parameter: string; mutation: string; reason: string };
+  /**
+   * Set on a case the harness expects to be refused (a probe without or with wrong credentials,
+   * invalid data, a missing resource, another organization's token): the probing check judges its
+   * status, so the one judging path (harness/judge.ts) does not hold it to the documented statuses.
+   */
+  refusal?: true;
 }
 
 /**
@@ -221,5 +227,11 @@ export interface CellMeta {
 declare module 'vitest' {
   interface TaskMeta {
     conformance?: CellMeta;
+    /**
+     * Failed cells of the response checks on the exchanges the test made besides its own check
+     * (probes, scenario steps, commands, fixtures): harness/judge.ts, each on the exchange's own
+     * operation and check.
+     */
+    judged?: CellMeta[];
   }
 }

@@ -88,6 +88,8 @@ export function collectResults(
     for (const testCase of testModule.children.allTests()) {
       const outcome = classify(testCase);
       if (outcome.cell) cells.push(outcome.cell);
+      // The response checks' findings on the test's other exchanges (harness/judge.ts), each on its own operation and check.
+      if (outcome.cell || testCase.result().state !== 'pending') cells.push(...(testCase.meta().judged ?? []));
       errors.push(...outcome.errors);
     }
   }
@@ -162,6 +164,8 @@ function classify(testCase: TestCase): Outcome {
   }
   if (result.state === 'failed') {
     if (cell.status === 'failed' || cell.status === 'errored') return { cell, errors: [] };
+    // A cell that passed (or could not run) beside a judged cell that failed: the test failed for the latter.
+    if (testCase.meta().judged?.some((judged) => judged.status === 'failed')) return { cell, errors: [] };
     const thrown = result.errors[0];
     const problem = problemOf(where, thrown ?? { message: 'no error recorded' });
     problem.message = `the test failed but its cell ${cellName(cell)} says ${cell.status}: ${problem.message}`;

@@ -30,6 +30,7 @@ import { answerKeptFirst, ResponseCache } from './response-cache.js';
 import { serveOrderDocument } from './resources/orders/documents.js';
 import { clearStore, createStore, type Store } from './store.js';
 import { notFoundAsSent } from './tenancy.js';
+import { applyWriteFaults, planWriteFaults } from './write-faults.js';
 import { compilePathParser, compileQueryParser, parseQueryString, type RawQuery } from './validation.js';
 import { createWebhookDispatcher, type WebhookDeliveryOptions, type WebhookDispatcher } from './webhooks/dispatcher.js';
 
@@ -336,8 +337,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     });
     answerKeptFirst(app.server, responses, { exempt: (address) => isExemptClient(rateLimit, address), closing: () => closing });
   }
+  const writeFaults = planWriteFaults(faults);
   const serveOperation = (operation: Operation) => {
     const handler = HANDLERS[operation.operationId];
+    const changesState = !['GET', 'HEAD', 'OPTIONS'].includes(operation.method);
     // Compiled on the operation's first request, so that a start does not wait for twenty operations' validators.
     let parsers: { parsePath: ReturnType<typeof compilePathParser>; parseQuery: ReturnType<typeof compileQueryParser>; parseBody: ReturnType<typeof compileBodyParser> } | undefined;
     const parsersOf = () => (parsers ??= {
@@ -362,6 +365,12 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
         const denied = authorize(auth.principal, operation.security, faults);
         if (denied) return denied;
         principal = auth.principal;
+        if (changesState) {
+          const refusedKind = (principal.kind === 'pat' && faults.has('pat_refused_on_writes')) || (principal.kind === 'member_session' && faults.has('member_session_refused_on_writes'));
+          if (refusedKind) return errorReply(403, `This operation does not accept ${principal.kind} tokens.`);
+          // cross_tenant_write: a write finds the records of every organization.
+          if (faults.has('cross_tenant_write')) principal = { ...principal, organizationIds: Array.from(store.organizations.all(), (o) => o.id) };
+        }
       }
       if (faults.has('server_error_on_bad_limit') && request.query.limit !== undefined && !/^\d+$/.test(String(request.query.limit))) {
         throw new Error(`limit ${String(request.query.limit)} is not a number`);
@@ -392,8 +401,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
       const cacheKey = cache && ResponseCache.key(request.authorization, request.baseUrl, request.url);
       const kept = cacheKey === undefined ? undefined : cache!.get(cacheKey, request.coding);
       if (kept) return { answer: kept, plainText: false };
-      const answer = await answerOf(request, cacheKey);
-      if (plainText && answer.status === 200) return { answer, plainText: true };
+      const handled = await answerOf(request, cacheKey);
+      const { answer, plainText: faultedPlain } = writeFaults.size ? applyWriteFaults(spec, operation, writeFaults, handled) : { answer: handled, plainText: false };
+      if ((plainText && answer.status === 200) || faultedPlain) return { answer, plainText: true };
       // Kept answers come coded from the cache; every other answer with a body is coded here.
       if (answer.body === undefined || answer.headers?.['content-encoding'] !== undefined) return { answer, plainText: false };
       return { answer: encode(asBytes(answer), request.coding), plainText: false };

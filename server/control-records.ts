@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { MachineContext } from './events.js';
 import { fail, ok, type Result } from './result.js';
-import { newId, nowMicros, nowTimestamp, type CustomerRecord, type LicenseKeyRecord, type SubscriptionRecord, type SubscriptionStatus } from './store.js';
+import { newId, nowMicros, nowTimestamp, type CustomerRecord, type LicenseKeyRecord, type ProductRecord, type SubscriptionRecord, type SubscriptionStatus } from './store.js';
 import { formatTimestamp, parseTimestamp } from './timestamps.js';
 
 /** The eight subscription statuses. @see shared/api-description.md, Subscription (status) */
@@ -190,6 +190,49 @@ export function grantLicenseKey(ctx: MachineContext, input: LicenseKeyInput): Re
       validations: 0,
       last_validated_at: null,
       expires_at: null,
+    }),
+  );
+}
+
+/** What {@link createProduct} creates; every field has a default. */
+export interface ProductInput {
+  /** Default `Conformance product ` and the first 8 hex digits of the new id. */
+  name?: string;
+}
+
+/**
+ * Creates a one-time, public, unarchived product of an organization with no prices, benefits,
+ * media or custom fields, which nothing references: a product that a case replacing a product's
+ * benefits (`POST /v1/products/{id}/benefits`) can own without touching the demo data's products.
+ * @param organizationId the organization (the control API passes the demo organization A)
+ * @returns the product; INVALID for an empty name
+ * @see shared/api-description.md, Product; Endpoints (POST /v1/products/{id}/benefits)
+ */
+export function createProduct(ctx: MachineContext, organizationId: string, input: ProductInput = {}): Result<ProductRecord, RecordRefusal> {
+  const id = newId(ctx.store);
+  const name = input.name ?? `Conformance product ${id.slice(0, 8)}`;
+  if (name === '') return fail({ code: 'INVALID', message: 'name must not be empty.' });
+  return ok(
+    ctx.store.products.insert({
+      id,
+      organization_id: organizationId,
+      created_at: nowTimestamp(ctx.store),
+      modified_at: null,
+      name,
+      description: null,
+      visibility: 'public',
+      recurring_interval: null,
+      recurring_interval_count: null,
+      trial_interval: null,
+      trial_interval_count: null,
+      meter_interval: null,
+      meter_interval_count: null,
+      is_archived: false,
+      metadata: {},
+      price_ids: [],
+      benefit_ids: [],
+      media_ids: [],
+      attached_custom_fields: [],
     }),
   );
 }

@@ -14,10 +14,12 @@ import type { FastifyInstance } from 'fastify';
 import { InvalidJsonBody } from './body.js';
 import {
   createCustomer as insertCustomer,
+  createProduct as insertProduct,
   createSubscription as insertSubscription,
   grantLicenseKey as insertLicenseKey,
   type CustomerInput,
   type LicenseKeyInput,
+  type ProductInput,
   type SubscriptionInput,
 } from './control-records.js';
 import type { DemoData } from './demo-data.js';
@@ -33,7 +35,7 @@ import { chargedPrices, draftOrder, nextInvoiceNumber, SEAT_PRICE_CENTS } from '
 import { createOrder as insertOrder, fireOrderTransition } from './resources/orders/machine.js';
 import { serializeOrder } from './resources/orders/serializer.js';
 import { sortAmount } from './resources/products/list.js';
-import type { Json } from './resources/products/serializer.js';
+import { serializeProduct, type Json } from './resources/products/serializer.js';
 import { refundOrder as issueRefund, type RefundInput } from './resources/refunds/create.js';
 import { serializeRefund } from './resources/refunds/serializer.js';
 import { serializeSubscription } from './resources/subscriptions/serializer.js';
@@ -148,6 +150,16 @@ export function refundOrder(env: ControlEnvironment, orderId: string, input: Ref
 export function createCustomer(env: ControlEnvironment, input: CustomerInput = {}): Result<Json, ControlError> {
   const created = insertCustomer(env, env.demo().organizations.a, input);
   return created.ok ? ok(serializeCustomer(env, created.value)) : fail(created.error);
+}
+
+/**
+ * Creates a product in the demo organization A that nothing references (the API shows no
+ * operation creating one): one-time, public, without prices or benefits.
+ * @returns the product as the API shows it
+ */
+export function createProduct(env: ControlEnvironment, input: ProductInput = {}): Result<Json, ControlError> {
+  const created = insertProduct(env, env.demo().organizations.a, input);
+  return created.ok ? ok(serializeProduct(env, created.value)) : fail(created.error);
 }
 
 /**
@@ -280,6 +292,7 @@ export interface ReferenceControl {
   createOrder(input?: CreateOrderInput): Result<Json, ControlError>;
   refundOrder(orderId: string, input?: RefundInput): Result<Json, ControlError>;
   createCustomer(input?: CustomerInput): Result<Json, ControlError>;
+  createProduct(input?: ProductInput): Result<Json, ControlError>;
   createSubscription(input: SubscriptionInput): Result<Json, ControlError>;
   grantLicenseKey(input: LicenseKeyInput): Result<Json, ControlError>;
   createSeatInvitation(input?: SeatInvitationInput): Result<{ seat: Json; invitation_token: string }, ControlError>;
@@ -308,6 +321,7 @@ export function createControl(env: ControlEnvironment): ReferenceControl {
     createOrder: (input) => changed(createOrder(env, input)),
     refundOrder: (orderId, input) => changed(refundOrder(env, orderId, input)),
     createCustomer: (input) => changed(createCustomer(env, input)),
+    createProduct: (input) => changed(createProduct(env, input)),
     createSubscription: (input) => changed(createSubscription(env, input)),
     grantLicenseKey: (input) => changed(grantLicenseKey(env, input)),
     createSeatInvitation: (input) => changed(createSeatInvitation(env, input)),
@@ -373,6 +387,7 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
   route('/__control/orders/:id/complete', {}, (_body, params) => answer(control.completeOrder(params.id!)));
   route('/__control/orders/:id/refunds', { amount: 'number', reason: 'string' }, (body, params) => answer(control.refundOrder(params.id!, body as RefundInput), 201));
   route('/__control/customers', { external_id: 'string', email: 'string', name: 'string' }, (body) => answer(control.createCustomer(body as CustomerInput), 201));
+  route('/__control/products', { name: 'string' }, (body) => answer(control.createProduct(body as ProductInput), 201));
   route('/__control/subscriptions', { customer_id: 'string', status: 'string', seats: 'number' }, (body) => {
     if (body.customer_id === undefined || body.status === undefined) return answer(fail({ code: 'INVALID', message: 'customer_id and status are required.' }));
     return answer(control.createSubscription(body as unknown as SubscriptionInput), 201);

@@ -5,6 +5,7 @@
  */
 import { HarnessError } from '../harness/errors.js';
 import type { ApiVersion } from '../spec/load.js';
+import { WRITE_FAULTS, type WriteFaultId } from './write-faults.js';
 
 /** One fault: what breaks, which API rule it breaks and the harness check expected to catch it. */
 export interface FaultDefinition {
@@ -25,8 +26,8 @@ export interface FaultDefinition {
   apiVersion?: ApiVersion;
 }
 
-/** Every fault the reference server has. */
-export const FAULTS = [
+/** The faults of reads, auth and state, each planted where its behaviour lives. */
+const BASE_FAULTS = [
   {
     id: 'limit_unbounded',
     rule: 'Limits: page size maximum 100',
@@ -300,10 +301,40 @@ export const FAULTS = [
     description: 'The payment methods of a customer are those of every customer of its organization.',
     detectedBy: 'payment_methods_of_customer',
   },
+  {
+    id: 'cross_tenant_write',
+    rule: 'design.md, Tenancy: a resource of another organization is answered like a missing one',
+    description: 'A request that changes state finds the records of every organization: another organization\'s token can update an order, generate its invoice and replace a product\'s benefits (reads stay isolated).',
+    detectedBy: 'tenant_isolation',
+  },
+  {
+    id: 'pat_refused_on_writes',
+    rule: 'Authentication: pat accepted on management endpoints',
+    description: 'A personal access token is refused (403) on every operation that changes state; reads still accept it.',
+    detectedBy: 'pat_token_accepted',
+  },
+  {
+    id: 'member_session_refused_on_writes',
+    rule: 'Authentication: member_session on customer portal endpoints',
+    description: 'A member session is refused (403) on the customer portal\'s operations that change state; portal reads still accept it.',
+    detectedBy: 'member_session_acts_for_customer',
+  },
+  {
+    id: 'benefits_update_not_persisted',
+    rule: 'Endpoints: POST /v1/products/{id}/benefits replaces the set of benefits',
+    description: 'Replacing a product\'s benefits answers 200 with the product showing the new set, but nothing is stored.',
+    detectedBy: 'write_effect_visible',
+  },
 ] as const satisfies readonly FaultDefinition[];
 
-/** The id of a fault of {@link FAULTS}. */
-export type FaultId = (typeof FAULTS)[number]['id'];
+/** The id of a fault of the reference server. */
+export type FaultId = (typeof BASE_FAULTS)[number]['id'] | WriteFaultId;
+
+/**
+ * Every fault the reference server has: those of reads, auth and state, then the write-side faults
+ * (server/write-faults.ts), five kinds on each of eight operations that change state.
+ */
+export const FAULTS: readonly (FaultDefinition & { id: FaultId })[] = [...BASE_FAULTS, ...WRITE_FAULTS];
 
 /** The faults switched on in one server. */
 export type FaultSet = ReadonlySet<FaultId>;

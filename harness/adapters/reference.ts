@@ -118,6 +118,9 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
       const body = { ...(input.externalId ? { external_id: input.externalId } : {}), ...(input.email ? { email: input.email } : {}) };
       return objectOf('createCustomer', await call('createCustomer', 'POST', '/__control/customers', body));
     },
+    async createProduct(input) {
+      return objectOf('createProduct', await call('createProduct', 'POST', '/__control/products', input.name ? { name: input.name } : {}));
+    },
     async createSubscription(input) {
       const body = { customer_id: input.customerId, status: input.status, ...(input.seats === undefined ? {} : { seats: input.seats }) };
       return objectOf('createSubscription', await call('createSubscription', 'POST', '/__control/subscriptions', body));

@@ -13,7 +13,7 @@ import type { CommandEnv } from '../../generators/commands/real.js';
 import { failureLines, runFamily, sequencesFor, type FamilyOutcome } from '../../generators/commands/run-family.js';
 import { readRunContext } from '../../harness/context.js';
 import { toCurl } from '../../harness/curl.js';
-import { ConformanceFailure } from '../../harness/suite.js';
+import { settle } from '../../harness/suite.js';
 import type { CellMeta, Failure, TestCase } from '../../harness/types.js';
 import { statefulSuite } from '../stateful/scenario.js';
 
@@ -62,14 +62,14 @@ export async function defineFamilySuite<M extends object>(family: Family<M>): Pr
   // The same target, clients and adapter as the stateful scenarios, closed after the family's test.
   const suite = await statefulSuite();
   const { adapter } = suite;
+  // A failure found by the response checks prints its own exchange; the command list is the family's.
+  suite.stepsFrom(() => []);
   const env: CommandEnv = { spec: suite.spec, target: suite.target, client: suite.client, clientFor: suite.clientFor, adapter, seed: run.seed };
   describe(family.operationId, () => {
-    test(family.checkId, async ({ task, skip }) => {
+    test(family.checkId, async (context) => {
       const outcome = await runFamily({ family, env, runSeed: run.seed, numRuns: sequencesFor(family, run.runs), ...(run.path ? { path: run.path } : {}) });
       const cell = familyCell(family as Family<object>, outcome, adapter?.name);
-      task.meta.conformance = cell;
-      if (cell.status === 'skipped') skip(cell.skipReason);
-      if (cell.status === 'failed') throw new ConformanceFailure(cell);
+      settle(context, cell, suite.judged.take());
     });
   });
 }

@@ -16,7 +16,8 @@ import { createClient, type Client } from '../../harness/client.js';
 import { isLoopback } from '../../harness/config.js';
 import { readRunContext, type RunContext } from '../../harness/context.js';
 import { toCurl, type SecretRef } from '../../harness/curl.js';
-import { ConformanceFailure } from '../../harness/suite.js';
+import { selectedResponseChecks, settle } from '../../harness/suite.js';
+import { JudgedCells, judgingClient } from '../../harness/judge.js';
 import type { Target } from '../../harness/target.js';
 import type { CellMeta, Exchange, Failure, Finding, HttpRequest, QueryValues, Role, TestCase, UrlRequest } from '../../harness/types.js';
 import { loadSpec, type LoadedSpec, type Operation } from '../../spec/load.js';
@@ -34,6 +35,10 @@ export interface StatefulSuite {
   adapter: TargetAdapter | undefined;
   /** A client for another origin (presigned URLs of a storage service), created once and closed with the suite. */
   clientFor(origin: string): Client;
+  /** The response checks' findings on every exchange `client` made (harness/judge.ts), taken by each test. */
+  judged: JudgedCells;
+  /** Tells the judging path the steps that led to the exchanges that follow (a scenario's, a command sequence's). */
+  stepsFrom(steps: () => readonly string[]): void;
 }
 
 /** Most steps a failure message repeats (the latest ones). */
@@ -47,7 +52,11 @@ const MAX_STEPS = 12;
 export async function statefulSuite(): Promise<StatefulSuite> {
   const run = readRunContext();
   const spec = await loadSpec(run.specFile);
-  const client = createClient(run.target);
+  const judged = new JudgedCells(spec, selectedResponseChecks(run));
+  const secrets = secretsOf(run.target);
+  let steps: () => readonly string[] = () => [];
+  // Every step of every scenario and command goes through the one judging path.
+  const client = judgingClient(createClient(run.target), judged, () => ({ seed: run.seed, secrets, steps: steps().slice(-MAX_STEPS) }));
   const adapter = await loadAdapter(run.adapter, run.target);
   const others = new Map<string, Client>();
   afterAll(async () => {
@@ -61,6 +70,10 @@ export async function statefulSuite(): Promise<StatefulSuite> {
     target: run.target,
     client,
     adapter,
+    judged,
+    stepsFrom(getter) {
+      steps = getter;
+    },
     clientFor(origin) {
       if (origin === new URL(run.target.baseUrl).origin) return client;
       let other = others.get(origin);
@@ -302,6 +315,7 @@ export class ScenarioRun {
  */
 export async function runScenario(suite: StatefulSuite, scenario: Scenario, body: (s: ScenarioRun) => Promise<void>): Promise<CellMeta> {
   const run = new ScenarioRun(suite, scenario);
+  suite.stepsFrom(() => run.steps);
   const reason = whyNot(suite, scenario);
   if (reason) return run.cell('skipped', reason);
   try {
@@ -325,11 +339,9 @@ export function defineScenario(suite: StatefulSuite, id: string, body: (s: Scena
   const scenario = scenarioOf(id);
   if (!selected(suite.run, scenario)) return;
   describe(scenario.operationId, () => {
-    test(scenario.id, async ({ task, skip }) => {
+    test(scenario.id, async (context) => {
       const cell = await runScenario(suite, scenario, body);
-      task.meta.conformance = cell;
-      if (cell.status === 'skipped') skip(cell.skipReason);
-      if (cell.status === 'failed') throw new ConformanceFailure(cell);
+      settle(context, cell, suite.judged.take());
     });
   });
 }

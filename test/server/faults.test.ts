@@ -4,7 +4,9 @@ import { Webhook } from 'standardwebhooks';
 import { imfFixdateProblem, retryAfterProblem } from '../../checks/response-headers-conformance.js';
 import { HarnessError } from '../../harness/errors.js';
 import { buildApp } from '../../server/app.js';
+import type { LightMyRequestResponse } from 'fastify';
 import { FAULTS, resolveFaults, type FaultId } from '../../server/faults.js';
+import { WRITE_FAULT_KINDS, WRITE_FAULT_OPERATIONS, type WriteFaultId } from '../../server/write-faults.js';
 import { expectedCompare } from './sorting-support.js';
 import { ids, localPath, testServer, type TestServer } from './support.js';
 import { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver.js';
@@ -30,8 +32,107 @@ async function deliveredOnOrder(server: TestServer, enabled: boolean): Promise<{
   }
 }
 
+/** A valid write of each operation with write-side faults, on a fixture made for it, and a request of it the server refuses. */
+const WRITES: Record<keyof typeof WRITE_FAULT_OPERATIONS, (server: TestServer) => Promise<{ valid: LightMyRequestResponse; refused: LightMyRequestResponse }>> = {
+  async files_create(server) {
+    const body = { name: 'a.txt', mime_type: 'text/plain', size: 4, service: 'downloadable', upload: { parts: [{ number: 1, chunk_start: 0, chunk_end: 3 }] } };
+    return { valid: await server.send('POST', '/v1/files/', { json: body }), refused: await server.send('POST', '/v1/files/', { json: body, as: null }) };
+  },
+  async orders_update(server) {
+    const order = created(server.control.createOrder({}));
+    return {
+      valid: await server.send('PATCH', `/v1/orders/${order.id}`, { json: { billing_name: 'Fault Ltd' } }),
+      refused: await server.send('PATCH', `/v1/orders/${order.id}`, { json: { billing_name: 'Fault Ltd' }, as: null }),
+    };
+  },
+  async products_update_benefits(server) {
+    const product = created(server.control.createProduct({}));
+    const json = { benefits: [server.fixtures.benefit_id] };
+    return { valid: await server.send('POST', `/v1/products/${product.id}/benefits`, { json }), refused: await server.send('POST', `/v1/products/${product.id}/benefits`, { json, as: null }) };
+  },
+  async customers_delete_external(server) {
+    const customer = created(server.control.createCustomer({}));
+    return { valid: await server.send('DELETE', `/v1/customers/external/${customer.external_id}`), refused: await server.send('DELETE', '/v1/customers/external/no-such-customer') };
+  },
+  async oauth2_token(server) {
+    const code = created(server.control.mintAuthorizationCode({}));
+    const form = { grant_type: 'authorization_code', client_id: code.client_id, client_secret: server.fixtures.oauth_client_secret!, code: code.code, ...(code.redirect_uri ? { redirect_uri: code.redirect_uri } : {}) };
+    return { valid: await server.send('POST', '/v1/oauth2/token', { form, as: null }), refused: await server.send('POST', '/v1/oauth2/token', { form: { grant_type: 'authorization_code' }, as: null }) };
+  },
+  async oauth2_introspect(server) {
+    const form = { token: server.tokens.admin, client_id: server.fixtures.oauth_client_id!, client_secret: server.fixtures.oauth_client_secret! };
+    return { valid: await server.send('POST', '/v1/oauth2/introspect', { form, as: null }), refused: await server.send('POST', '/v1/oauth2/introspect', { form: {}, as: null }) };
+  },
+  async seats_claim(server) {
+    const invitation = created(server.control.createSeatInvitation({}));
+    return { valid: await server.send('POST', '/v1/customer-seats/claim', { json: { invitation_token: invitation.invitation_token }, as: null }), refused: await server.send('POST', '/v1/customer-seats/claim', { json: {}, as: null }) };
+  },
+  async portal_orders_update(server) {
+    const order = created(server.control.createOrder({}));
+    return {
+      valid: await server.send('PATCH', `/v1/customer-portal/orders/${order.id}`, { json: { billing_name: 'Fault Ltd' }, as: 'customer_session' }),
+      refused: await server.send('PATCH', `/v1/customer-portal/orders/${order.id}`, { json: { billing_name: 'Fault Ltd' }, as: null }),
+    };
+  },
+};
+
+/** The value of a control function that must succeed. */
+function created<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T & Record<string, any> {
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value as T & Record<string, any>;
+}
+
+/** Whether a response is not what its operation documents, in the way a write-side fault kind breaks it. */
+function breaks(server: TestServer, operationId: string, kind: keyof typeof WRITE_FAULT_KINDS, response: LightMyRequestResponse, valid: boolean): boolean {
+  const operation = server.spec.operation(operationId);
+  const key = server.spec.matchStatus(operation, response.statusCode);
+  if (kind === 'undocumented_status') return valid && key === undefined;
+  if (kind === 'text_plain') return String(response.headers['content-type'] ?? '').startsWith('text/plain');
+  if (kind === 'date_malformed') return valid && imfFixdateProblem(String(response.headers.date)) !== undefined;
+  if (!key || response.body === '') return false;
+  const result = server.spec.validateResponse(operation, key, 'application/json', JSON.parse(response.body));
+  return result !== undefined && !result.ok;
+}
+
+/** Observations of the write-side faults: a valid write or a refused request of the operation breaks as the kind says. */
+const WRITE_SHOWS = Object.fromEntries(
+  Object.entries(WRITE_FAULT_OPERATIONS).flatMap(([slug, operationId]) =>
+    (Object.keys(WRITE_FAULT_KINDS) as (keyof typeof WRITE_FAULT_KINDS)[]).map((kind) => [
+      `${slug}_${kind}`,
+      async (server: TestServer) => {
+        const { valid, refused } = await WRITES[slug as keyof typeof WRITE_FAULT_OPERATIONS](server);
+        expect(valid.statusCode, `${operationId}: ${valid.body.slice(0, 200)}`).toBeLessThan(400);
+        return breaks(server, operationId, kind, valid, true) || breaks(server, operationId, kind, refused, false);
+      },
+    ]),
+  ),
+) as Record<WriteFaultId, (server: TestServer) => Promise<boolean>>;
+
 /** What each fault breaks, observed through the API: true when the server shows the defect. */
 const SHOWS: Record<FaultId, (server: TestServer) => Promise<boolean>> = {
+  ...WRITE_SHOWS,
+  async cross_tenant_write(server) {
+    const order = created(server.control.createOrder({}));
+    const read = await server.get('/v1/products/', { id: server.fixtures.product_id! }, 'other_org');
+    const write = await server.send('PATCH', `/v1/orders/${order.id}`, { json: { billing_name: 'Other Org Ltd' }, as: 'other_org' });
+    return read.json().items.length === 0 && write.statusCode === 200;
+  },
+  async pat_refused_on_writes(server) {
+    const product = created(server.control.createProduct({}));
+    const write = await server.send('POST', `/v1/products/${product.id}/benefits`, { json: { benefits: [] }, as: 'pat' });
+    return write.statusCode === 403 && (await server.get('/v1/products/', {}, 'pat')).statusCode === 200;
+  },
+  async member_session_refused_on_writes(server) {
+    const order = created(server.control.createOrder({}));
+    const write = await server.send('PATCH', `/v1/customer-portal/orders/${order.id}`, { json: { billing_name: 'Member Ltd' }, as: 'member_session' });
+    return write.statusCode === 403 && (await server.get('/v1/customer-portal/license-keys/', {}, 'member_session')).statusCode === 200;
+  },
+  async benefits_update_not_persisted(server) {
+    const product = created(server.control.createProduct({}));
+    const write = await server.send('POST', `/v1/products/${product.id}/benefits`, { json: { benefits: [server.fixtures.benefit_id] } });
+    const read = await server.get('/v1/products/', { id: product.id as string });
+    return write.statusCode === 200 && write.json().benefits.length === 1 && read.json().items[0].benefits.length === 0;
+  },
   async limit_unbounded(server) {
     const response = await server.get('/v1/products/', { limit: 150 });
     return response.statusCode === 200 && response.json().items.length > 100;

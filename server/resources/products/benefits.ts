@@ -19,7 +19,8 @@ export interface RejectedBenefit {
 /**
  * Replaces the product's benefits; emits product.updated when the set changes (modified_at too).
  * @param benefitIds benefit uuids as sent
- * @param ctx.faults `benefits_foreign_accepted` accepts benefits of another organization
+ * @param ctx.faults `benefits_foreign_accepted` accepts benefits of another organization;
+ *   `benefits_update_not_persisted` answers the new set without storing it
  * @returns the product, or every rejected benefit (unknown, deleted or of another organization)
  */
 export function replaceBenefits(ctx: MachineContext, product: ProductRecord, benefitIds: readonly string[]): Result<ProductRecord, RejectedBenefit[]> {
@@ -32,6 +33,8 @@ export function replaceBenefits(ctx: MachineContext, product: ProductRecord, ben
   });
   if (rejected.length > 0) return fail(rejected);
   const next = [...new Set(ids)];
+  // benefits_update_not_persisted: the answer shows the new set, the store keeps the old one.
+  if (ctx.faults.has('benefits_update_not_persisted')) return ok({ ...product, benefit_ids: next });
   const current = new Set(product.benefit_ids);
   const changed = next.length !== current.size || next.some((id) => !current.has(id));
   if (changed) {

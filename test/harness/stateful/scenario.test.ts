@@ -1,5 +1,6 @@
 // The scenario runner: why a scenario cannot run, how its outcome becomes a cell (passed, failed,
 // skipped, a stop, a harness error), and what its failures carry (steps, reproducer, secrets hidden).
+import { JudgedCells } from '../../../harness/judge.js';
 import { describe, expect, test } from 'vitest';
 import { scenario } from '../../../checks/stateful/index.js';
 import { guardAdapter, type TargetAdapter } from '../../../harness/adapter.js';
@@ -30,7 +31,7 @@ function suiteOf(overrides: Partial<Target> = {}, adapter: TargetAdapter | null 
     },
     async close() {},
   };
-  return { run: { target, specFile: spec.file, seed: 7, runs: 1 }, spec, target, client, adapter: adapter ?? undefined, clientFor: () => client };
+  return { run: { target, specFile: spec.file, seed: 7, runs: 1 }, spec, target, client, adapter: adapter ?? undefined, clientFor: () => client, judged: new JudgedCells(spec), stepsFrom: () => {} };
 }
 
 describe('whyNot', () => {
