@@ -22,6 +22,9 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, 'suites/stateful/**', 'suites/model/**', 'suites/writes.suite.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // The suites share no module state across files: one module graph per worker (the document
+          // loaded and its validators compiled once per worker, not once per file).
+          isolate: false,
           // Not 0: vitest runs a group of order 0 with one worker (a machine of 2 cores) last.
           sequence: { groupOrder: 1 },
         },

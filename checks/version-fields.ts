@@ -32,9 +32,9 @@ export const VERSION_FIELDS: readonly VersionField[] = [
   },
 ];
 
-/** The version fields the check judges on an operation of a document of `version`: those the version does not have. */
+/** The version fields the check judges on an operation of a document of `version`: those the version has or has not. */
 function judgedFields(version: string, operationId: string): VersionField[] {
-  return VERSION_FIELDS.filter((f) => f.absentIn === version && operationId in f.locations);
+  return VERSION_FIELDS.filter((f) => (f.absentIn === version || f.presentIn === version) && operationId in f.locations);
 }
 
 /** The objects at a location of a body (`''`: the body). */
@@ -44,11 +44,12 @@ function carriersAt(body: unknown, location: string): Record<string, unknown>[] 
 }
 
 /**
- * A response of the version the run checks against carries no field of another version: in
- * 2026-04 a product has no is_deletable, whatever its value (null included). Its presence in
- * 2026-10 is the document's own `required` (response_schema_conformance), so documents of
- * 2026-10 and of other versions are not judged here; unknown fields are otherwise allowed, which
- * is why a schema cannot say "absent".
+ * A response of the version the run checks against carries its own version's fields and no field
+ * of another version: in 2026-04 a product has no is_deletable, whatever its value (null included);
+ * in 2026-10 every product it applies to carries it. The 2026-10 schema requires it too, but this
+ * check judges it itself rather than hand it to response_schema_conformance, which a run may not
+ * select; unknown fields are otherwise allowed, which is why a schema cannot say "absent".
+ * Documents of other versions are not judged.
  * @see api-description.md, Versioning ("fields such as is_deletable on products"); Product
  */
 export const versionFields: Check = {
@@ -60,13 +61,23 @@ export const versionFields: Check = {
   appliesTo: ({ spec, operation }) => {
     if (!VERSION_FIELDS.some((f) => operation.operationId in f.locations)) return 'its responses hold no record whose fields differ between API versions';
     if (judgedFields(spec.version, operation.operationId).length > 0) return true;
-    if (VERSION_FIELDS.some((f) => f.presentIn === spec.version)) return `version ${spec.version} requires its version fields in the schema (response_schema_conformance)`;
     return `the document's version ${JSON.stringify(spec.version)} is none whose fields the API description compares`;
   },
   run(ctx, exchange) {
     const response = exchange.response;
     if (!response || response.status < 200 || response.status >= 300 || response.json === undefined) return [];
     return judgedFields(ctx.spec.version, exchange.operationId).flatMap((f) => {
+      if (f.presentIn === ctx.spec.version) {
+        const lacking = carriersAt(response.json, f.locations[exchange.operationId]!).filter((c) => !Object.hasOwn(c, f.field));
+        if (lacking.length === 0) return [];
+        return [{
+          kind: 'version_field_missing',
+          title: 'Field of the API version missing',
+          message: `${lacking.length} ${f.carrier}(s) of this ${f.presentIn} response lack ${f.field} (${brief(lacking.map((c) => c.id), 120)}), a field every ${f.presentIn} ${f.carrier} carries.`,
+          expected: `${f.field} on every ${f.carrier} in version ${f.presentIn}`,
+          actual: lacking.slice(0, 5).map((c) => ({ id: c.id })),
+        }];
+      }
       const carrying = carriersAt(response.json, f.locations[exchange.operationId]!).filter((c) => Object.hasOwn(c, f.field));
       if (carrying.length === 0) return [];
       const ids = carrying.map((c) => c.id);

@@ -53,6 +53,8 @@ export interface CellInput {
    * Without it such an operation's valid cases are skipped for want of a fixture.
    */
   writes?: WriteCaseMaker;
+  /** The one judging path, for exchanges sent past `client` (a burst): harness/judge.ts. */
+  judge?: (operation: Operation, exchange: Exchange) => void;
   /** Operations that change state: the operation's shared write cases, sent once and judged by every `exchange` check. */
   writeEvidence?: () => Promise<WriteEvidence[]>;
 }
@@ -311,14 +313,15 @@ export function judgeEvidence(check: Check, ctx: { spec: LoadedSpec; operation: 
 /** Collects the statuses seen and parameters sent by a cell's exchanges, for spec coverage. */
 function observer(): { add: (exchange: Exchange) => void; result: () => NonNullable<CellMeta['observed']> } {
   const statuses = new Set<number>();
+  const refusals = new Set<number>();
   const parameters = new Set<string>();
   return {
     add: (exchange) => {
-      if (exchange.response) statuses.add(exchange.response.status);
+      if (exchange.response) (exchange.case.refusal ? refusals : statuses).add(exchange.response.status);
       for (const name of Object.keys(exchange.case.query)) parameters.add(`query:${name.replace(/\[.*$/, '')}`);
       for (const name of Object.keys(exchange.case.pathParams)) parameters.add(`path:${name}`);
     },
-    result: () => ({ statuses: [...statuses].sort((a, b) => a - b), parameters: [...parameters].sort() }),
+    result: () => ({ statuses: [...statuses].sort((a, b) => a - b), parameters: [...parameters].sort(), ...(refusals.size ? { refusals: [...refusals].sort((a, b) => a - b) } : {}) }),
   };
 }
 
@@ -447,6 +450,8 @@ async function runBurstCell(input: CellInput, cell: CellMeta, role: Role | null)
   const { exchange, history } = await gatherEvidence(client, operation, check, base, { target, plan });
   cell.cases = 1;
   const burst = [...history, exchange];
+  // The burst goes past the client: its answers are judged here, as every exchange is.
+  for (const each of burst) input.judge?.(operation, each);
   cell.observed = {
     statuses: [...new Set(burst.flatMap((e) => (e.response ? [e.response.status] : [])))].sort((a, b) => a - b),
     parameters: Object.keys(base.query).map((name) => `query:${name}`).sort(),

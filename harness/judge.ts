@@ -11,6 +11,7 @@ import { CHECKS } from '../checks/index.js';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import type { Client } from './client.js';
 import { toCurl, type SecretRef } from './curl.js';
+import { acceptedBy, type BaselineEntry } from './baseline.js';
 import type { CellMeta, Check, Exchange, Failure, Finding } from './types.js';
 
 /**
@@ -79,10 +80,16 @@ export class JudgedCells {
   readonly #seen = new Map<string, number>();
   readonly #checks: readonly Check[];
 
-  /** @param checks the response checks to apply (default all of {@link RESPONSE_CHECKS}, e.g. narrowed by `--checks`) */
-  constructor(spec: LoadedSpec, checks: readonly Check[] = RESPONSE_CHECKS) {
+  readonly #baseline: readonly BaselineEntry[];
+
+  /**
+   * @param checks the response checks to apply (default all of {@link RESPONSE_CHECKS}, e.g. narrowed by `--checks`)
+   * @param baseline accepted deviations: a failure one accepts is kept in a passed cell's `accepted`, never failing it
+   */
+  constructor(spec: LoadedSpec, checks: readonly Check[] = RESPONSE_CHECKS, baseline: readonly BaselineEntry[] = []) {
     this.#spec = spec;
     this.#checks = checks;
+    this.#baseline = baseline;
   }
 
   /**
@@ -111,6 +118,15 @@ export class JudgedCells {
   }
 
   #keep(failure: Failure): void {
+    const entry = acceptedBy(failure, this.#baseline);
+    if (entry) {
+      const key = `${failure.operationId}\u0000${failure.checkId}\u0000accepted`;
+      const cell = this.#cells.get(key) ?? { operationId: failure.operationId, checkId: failure.checkId, status: 'passed', cases: 0, failures: [], accepted: [] };
+      this.#cells.set(key, cell);
+      cell.cases++;
+      if (cell.accepted!.length < KEEP_PER_KIND) cell.accepted!.push({ ...failure, acceptedBecause: entry.reason });
+      return;
+    }
     const key = `${failure.operationId}\u0000${failure.checkId}`;
     const kindKey = `${key}\u0000${failure.kind}`;
     const seen = (this.#seen.get(kindKey) ?? 0) + 1;
@@ -134,7 +150,8 @@ export class JudgedCells {
   }
 
   /**
-   * The failed cells judged since the last call, and forgets them. A finding kind already reported
+   * The failed cells judged since the last call (and the passed cells of failures a baseline
+   * accepts), and forgets them. A finding kind already reported
    * on an (operation, check) is not reported again by a later call, only counted.
    */
   take(): CellMeta[] {

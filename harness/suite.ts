@@ -81,7 +81,7 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
   const inScope = (o: Operation) => SAFE_METHODS.has(o.method) === (scope === 'safe');
   const operations = spec.operations.filter((o) => inScope(o) && (!run.operations || run.operations.includes(o.operationId)));
   if (checks.length === 0 || operations.length === 0) return;
-  const judged = new JudgedCells(spec, selectedResponseChecks(run));
+  const judged = new JudgedCells(spec, selectedResponseChecks(run), run.baseline ?? []);
   const raw = judgingClient(createClient(run.target), judged, () => ({ seed: run.seed, secrets: secretsOf(run.target) }));
   // Reads are cached only where nothing changes state; writes and their read-backs must see the target as it is now.
   const client: Client = scope === 'safe' ? createCachingClient(raw, run.target) : raw;
@@ -113,6 +113,7 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
             runSeed: run.seed,
             runs: run.runs,
             ...(run.baseline ? { baseline: run.baseline } : {}),
+            judge: (op, exchange) => judged.judge(op, exchange, { seed: run.seed, secrets: secretsOf(run.target) }),
             ...(writes ? { writes, writeEvidence: () => (evidence ??= sendWriteCases(client, operation, writes, Math.min(run.runs, MAX_WRITE_CASES))) } : {}),
           });
           settle(context, cell, judged.take());

@@ -215,8 +215,12 @@ export interface CellMeta {
   failures: Failure[];
   /** Failures a baseline accepts: reported, never failing the cell. Each carries the entry's reason. */
   accepted?: (Failure & { acceptedBecause: string })[];
-  /** What the cell exercised, for spec coverage: response statuses seen and parameters sent (`query:limit`, `path:id`). */
-  observed?: { statuses: number[]; parameters: string[] };
+  /**
+   * What the cell exercised, for spec coverage: response statuses seen and parameters sent
+   * (`query:limit`, `path:id`); `refusals` the statuses of cases the harness made to be refused
+   * (probes, invalid data), which status_code_conformance does not judge.
+   */
+  observed?: { statuses: number[]; parameters: string[]; refusals?: number[] };
   /**
    * State-machine edges a stateful scenario saw happen through the target (`order: pending→paid`),
    * for the transition coverage of the reports; absent on cells of the generic suites.

@@ -11,6 +11,7 @@
  * @see https://spec.openapis.org/oas/v3.1.0#responses-object (status keys, ranges, `default`)
  * @see https://spec.openapis.org/oas/v3.1.0#parameter-object (a parameter is unique by `in` and `name`)
  */
+import { isDocumentedStatus } from '../checks/status-code-conformance.js';
 import type { CellMeta } from '../harness/types.js';
 import type { LoadedSpec } from '../spec/load.js';
 
@@ -100,8 +101,16 @@ export function computeCoverage(spec: LoadedSpec, cells: readonly CellMeta[], mi
     const undocumented: number[] = [];
     for (const status of statuses) {
       const key = spec.matchStatus(operation, status);
-      if (key === undefined) undocumented.push(status);
-      else observedKeys.add(key);
+      if (key !== undefined) observedKeys.add(key);
+      else if (!isDocumentedStatus(spec, operation, status)) undocumented.push(status);
+    }
+    // A refusal the harness provoked (a probe, invalid data) is judged by the probing check, not
+    // by status_code_conformance: it counts for the documented statuses it shows, never as undocumented.
+    for (const cell of own) {
+      for (const status of cell.observed?.refusals ?? []) {
+        const key = spec.matchStatus(operation, status);
+        if (key !== undefined) observedKeys.add(key);
+      }
     }
     const documentedParameters = operation.parameters.map((parameter) => `${parameter.in}:${parameter.name}`);
     return {

@@ -67,6 +67,7 @@ export const WRITE_FAULTS = Object.entries(WRITE_FAULT_OPERATIONS).flatMap(([slu
     rule: definition.rule,
     description: `${operationId}: ${definition.what}.`,
     detectedBy: definition.detectedBy as string,
+    touches: [operationId] as readonly string[],
   })),
 );
 

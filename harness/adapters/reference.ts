@@ -142,7 +142,9 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
       }
     },
     async settleDeliveries(timeoutMs) {
-      await call('settleDeliveries', 'POST', '/__control/webhook-deliveries/settle', { timeout_ms: Math.max(0, Math.min(MAX_SETTLE_MS, Math.round(timeoutMs))) });
+      // The control API answers when deliveries settle or the wait ends: ask for less than the client's own deadline.
+      const wait = Math.min(MAX_SETTLE_MS, Math.round(timeoutMs), target.timeoutMs - 1000);
+      await call('settleDeliveries', 'POST', '/__control/webhook-deliveries/settle', { timeout_ms: Math.max(0, wait) });
     },
     async close() {
       if (own) await http.close();

@@ -52,7 +52,7 @@ const MAX_STEPS = 12;
 export async function statefulSuite(): Promise<StatefulSuite> {
   const run = readRunContext();
   const spec = await loadSpec(run.specFile);
-  const judged = new JudgedCells(spec, selectedResponseChecks(run));
+  const judged = new JudgedCells(spec, selectedResponseChecks(run), run.baseline ?? []);
   const secrets = secretsOf(run.target);
   let steps: () => readonly string[] = () => [];
   // Every step of every scenario and command goes through the one judging path.

@@ -1,5 +1,6 @@
 // version_fields: in a 2026-04 run no product carries is_deletable (listed, or embedded in a
-// subscription); 2026-10 leaves it to the schema; other operations and versions do not apply.
+// subscription); in a 2026-10 run every one does (judged here, not handed to the schema check);
+// other operations and versions do not apply.
 import { describe, expect, test } from 'vitest';
 import { versionFields } from '../../checks/version-fields.js';
 import type { CheckContext } from '../../harness/types.js';
@@ -33,8 +34,16 @@ describe('version_fields', () => {
     expect(finding).toMatchObject({ actual: [{ id: 'b', is_deletable: true }], message: expect.stringContaining('"b"') });
   });
 
+  test.each<[string, string, ExchangeShape, string[]]>([
+    ['2026-10 products with is_deletable pass', 'products:list', { body: list([product('a', { is_deletable: true }), product('b', { is_deletable: false })]) }, []],
+    ['a 2026-10 product without is_deletable fails', 'products:list', { body: list([product('a', { is_deletable: true }), product('b')]) }, ['version_field_missing']],
+    ['a product embedded in a 2026-10 subscription without it fails', 'subscriptions:list', { operationId: 'subscriptions:list', body: list([subscription('s1', product('a'))]) }, ['version_field_missing']],
+  ])('2026-10: %s', (_name, operationId, shape, expected) => {
+    expect(versionFields.appliesTo!(ctx(latest, operationId))).toBe(true);
+    expect(versionFields.run(ctx(latest, operationId), exchange({ operationId, ...shape }), []).map((f) => f.kind)).toEqual(expected);
+  });
+
   test.each<[string, CheckContext, RegExp]>([
-    ['2026-10, whose schema requires the field', ctx(latest), /version 2026-10 requires/],
     ['an operation without products', ctx(earlier, 'refunds:list'), /no record whose fields differ/],
     ['a document of another version', { ...ctx(), spec: { ...earlier, version: '1.0.0' } }, /version "1\.0\.0" is none/],
   ])('does not apply to %s', (_name, context, reason) => {
