@@ -38,8 +38,8 @@ export interface ChaosOptions {
 /** A running chaos target. */
 export interface ChaosTarget {
   url: string;
-  /** Requests received so far, the probe included. */
-  requests(): number;
+  /** Requests received so far, the probe included; with `path`, those to that path (without the query). */
+  requests(path?: string): number;
   close(): Promise<void>;
 }
 
@@ -50,6 +50,7 @@ export async function startChaosTarget(options: ChaosOptions = {}): Promise<Chao
   const timers = new Set<NodeJS.Timeout>();
   const slowMs = options.slowMs ?? 15_000;
   let received = 0;
+  const byPath = new Map<string, number>();
 
   const later = (ms: number, fn: () => void): void => {
     const timer = setTimeout(() => {
@@ -93,7 +94,8 @@ export async function startChaosTarget(options: ChaosOptions = {}): Promise<Chao
 
   const server: Server = createServer((req, res) => {
     received++;
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    byPath.set(path, (byPath.get(path) ?? 0) + 1);
     if (options.behaviour) {
       if (req.method === 'GET' && path === '/') {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"ResourceNotFound","detail":"no such path"}');
@@ -126,7 +128,7 @@ export async function startChaosTarget(options: ChaosOptions = {}): Promise<Chao
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    requests: () => received,
+    requests: (path?: string) => (path === undefined ? received : (byPath.get(path) ?? 0)),
     async close() {
       for (const timer of timers) clearInterval(timer);
       timers.clear();
