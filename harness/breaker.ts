@@ -223,10 +223,6 @@ let shared: RunBreaker | undefined | null = null;
 /**
  * The breaker of the run this process belongs to, opened once from {@link BREAKER_ENV} (set by
  * `conformance run` for its vitest workers); undefined outside a run (unit tests, replay, diff).
- * In a vitest worker of a run it also ignores SIGINT, which Ctrl+C sends to the whole process
- * group: the main process then ends the run and writes its reports (and marks the run
- * interrupted, which this worker sees within {@link POLL_MS}) rather than the worker dying with its
- * tests unreported. SIGTERM is left alone: vitest itself ends its workers with it.
  * @throws Error when the variable is set but not `{"dir": string, "after": number}`
  */
 export function runBreakerFromEnv(env: NodeJS.ProcessEnv = process.env): RunBreaker | undefined {
@@ -235,9 +231,5 @@ export function runBreakerFromEnv(env: NodeJS.ProcessEnv = process.env): RunBrea
   if (!raw) return (shared = undefined);
   const parsed = JSON.parse(raw) as Partial<BreakerOptions>;
   if (typeof parsed.dir !== 'string' || typeof parsed.after !== 'number') throw new Error(`${BREAKER_ENV} must be {"dir": string, "after": number}, not ${raw}`);
-  const breaker = createRunBreaker({ dir: parsed.dir, after: parsed.after, ...(typeof parsed.timeoutMs === 'number' ? { timeoutMs: parsed.timeoutMs } : {}) });
-  if (env.VITEST_WORKER_ID !== undefined || env.VITEST_POOL_ID !== undefined) {
-    process.on('SIGINT', () => {});
-  }
-  return (shared = breaker);
+  return (shared = createRunBreaker({ dir: parsed.dir, after: parsed.after, ...(typeof parsed.timeoutMs === 'number' ? { timeoutMs: parsed.timeoutMs } : {}) }));
 }
