@@ -59,6 +59,8 @@ export interface RunBreaker {
   readonly after: number;
   /** The current state; cheap (no I/O), refreshed by polling for other processes' files. */
   state(): BreakerState;
+  /** Why the target was declared unresponsive, read from the run directory now (any process may have tripped it); undefined while it was not. */
+  unresponsiveReason(): string | undefined;
   /** Counts the outcome of a sent request; may trip the breaker. */
   record(outcome: RequestOutcome): void;
   /** Aborted (with the state's reason) when the breaker trips or the run is interrupted. */
@@ -125,6 +127,10 @@ export function createRunBreaker(options: BreakerOptions): RunBreaker {
     after,
     signal: controller.signal,
     state: () => state,
+    unresponsiveReason() {
+      if (files) return existsSync(files.unresponsive) ? readText(files.unresponsive) : undefined;
+      return state.kind === 'unresponsive' ? state.reason : undefined;
+    },
     record(outcome) {
       if (state.kind !== 'closed' || after <= 0) return;
       const byte = BYTE[outcome];

@@ -105,6 +105,8 @@ export interface RunOutcome {
   exitCode: 0 | 1 | 2 | 130 | 143;
   /** The signal that cut the run; its reports hold what ran before, marked incomplete. */
   interruptedBy?: InterruptSignal;
+  /** Why the target was declared unresponsive (`--unresponsive-after`), when it was: the cases after it were not sent. */
+  unresponsive?: string;
   results: RunResults;
   /** Spec coverage of the run, against the whole document, with `--min-coverage` applied. */
   coverage: Coverage;
@@ -254,8 +256,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       results.errors.push({ where: 'run', message: 'no check ran: the selected suites, checks and operations match nothing', code: 'CNF_ERR_CONFIG_INVALID' });
     }
     const coverage = computeCoverage(spec, results.cells, options.minCoverage);
-    if (interruptedBy) return { exitCode: INTERRUPT_EXIT_CODES[interruptedBy], interruptedBy, results, coverage, seed, target: target.baseUrl };
-    return { exitCode: exitCodeFor(results, coverage), results, coverage, seed, target: target.baseUrl };
+    const unresponsive = breaker.unresponsiveReason();
+    const outcome = { results, coverage, seed, target: target.baseUrl, ...(unresponsive !== undefined ? { unresponsive } : {}) };
+    if (interruptedBy) return { exitCode: INTERRUPT_EXIT_CODES[interruptedBy], interruptedBy, ...outcome };
+    return { exitCode: exitCodeFor(results, coverage), ...outcome };
   } finally {
     delete process.env[RUN_CONTEXT_ENV];
     delete process.env[BREAKER_ENV];

@@ -61,6 +61,7 @@ describe('a breaker shared through a run directory', () => {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS * 3));
     expect(b.state()).toEqual(a.state());
     expect(b.signal.aborted).toBe(true);
+    expect(b.unresponsiveReason()).toBe((a.state() as { reason: string }).reason);
   });
 
   test('an answer in another process breaks the row', () => {
@@ -70,6 +71,7 @@ describe('a breaker shared through a run directory', () => {
     b.record('answered');
     a.record('timeout');
     expect(a.state().kind).toBe('closed');
+    expect(b.unresponsiveReason()).toBeUndefined();
   });
 
   test('an interruption reaches every process and outranks a trip', async () => {

@@ -44,6 +44,7 @@ describe('a chaos target, each path failing its own way (the run-level breaker o
   test('the run finishes, fails the target, and the harness itself has no error', () => {
     expect(outcome.results.errors).toEqual([]);
     expect(outcome.exitCode).toBe(1);
+    expect(outcome.unresponsive).toBeUndefined();
   });
 
   test.each([
@@ -109,6 +110,7 @@ describe.each(Object.keys(BEHAVIOURS) as Behaviour[])('a target that answers the
     const refused = outcome.results.cells.flatMap((c) => c.failures).filter((f) => (f.actual as { code?: string } | undefined)?.code === UNRESPONSIVE_CODE);
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0]?.message).toMatch(/declared unresponsive/);
+    expect(outcome.unresponsive).toMatch(/^the target gave no answer to \d+ (consecutive requests|of the last 20 requests)/);
     expect(outcome.results.cells.some((c) => c.status === 'failed')).toBe(true);
   });
 
