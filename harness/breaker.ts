@@ -2,9 +2,10 @@
  * The run-level circuit breaker: after N consecutive requests of a run got no answer (a timeout,
  * a reset, a refused connection, bytes that are not HTTP), across every operation and every vitest
  * worker, or no answer to 4 in 5 of the last 4N (a target that answers now and then, between
- * hangs, would otherwise never give N in a row), the target is declared unresponsive and no further request is sent: the client answers
- * each at once with the transport error `CNF_TARGET_UNRESPONSIVE`, so the remaining cells fail
- * fast with that reason instead of waiting out one timeout each. It also carries the run's
+ * hangs, would otherwise never give N in a row), the target is declared unresponsive and no
+ * further request is sent: the client answers each at once with the transport error
+ * `CNF_TARGET_UNRESPONSIVE`, so the remaining cells fail fast with that reason instead of waiting
+ * out one timeout each. It also carries the run's
  * interruption (SIGINT/SIGTERM), after which no request is sent and in-flight ones are aborted.
  *
  * The suites run in several worker processes, so the state lives in a directory of the run
@@ -14,13 +15,14 @@
  *   out, `c` no answer for another reason. A process that records a no-answer reads the last 4N
  *   bytes; when the last N hold no `o`, or the 4N hold at most a fifth `o` ({@link isUnresponsive}),
  *   the target is unresponsive.
- * - `unresponsive`: created once (exclusively) with the reason; its presence trips every process.
- * - `interrupted`: created by the main process on SIGINT/SIGTERM, with the signal's name.
+ * - `unresponsive`: created once with the reason (written aside, then linked: it never exists
+ *   empty, and a second link fails); its presence trips every process.
+ * - `interrupted`: created the same way by the main process on SIGINT/SIGTERM, with the signal's name.
  * A process notices the two files within {@link POLL_MS} (and at once for what it wrote itself);
  * it then aborts its in-flight requests through {@link RunBreaker.signal}.
  * @see issue 15, "Bounded runs"; design.md, Quality bars (Robustness)
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** Environment variable naming the run's breaker: JSON `{"dir": string, "after": number}`. */
@@ -142,24 +144,14 @@ export function createRunBreaker(options: BreakerOptions): RunBreaker {
       if (!evidence) return;
       const reason = unresponsiveReason(evidence, options.timeoutMs);
       if (files) {
-        try {
-          writeFileSync(files.unresponsive, reason, { flag: 'wx' });
-        } catch (error) {
-          // Another process tripped it first: its reason stands.
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        }
+        // Another process may have tripped it first: its reason stands.
+        createOnce(files.unresponsive, reason);
         look();
       }
       enter({ kind: 'unresponsive', reason: files ? readText(files.unresponsive) || reason : reason });
     },
     interrupt(signal) {
-      if (files) {
-        try {
-          writeFileSync(files.interrupted, signal, { flag: 'wx' });
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        }
-      }
+      if (files) createOnce(files.interrupted, signal);
       enter({ kind: 'interrupted', signal });
     },
     close() {
@@ -213,6 +205,19 @@ export class BreakerOpen extends Error {
     super(state.kind === 'interrupted' ? `the run was interrupted (${state.signal})` : state.reason);
     this.name = 'BreakerOpen';
     this.state = state;
+  }
+}
+
+/** Creates `file` holding `text` unless it exists, never visible empty: written aside, then hard-linked (which fails when the name exists). */
+function createOnce(file: string, text: string): void {
+  const aside = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  writeFileSync(aside, text);
+  try {
+    linkSync(aside, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(aside);
   }
 }
 
