@@ -170,17 +170,31 @@ export function createClient(target: Target, options: ClientOptions = {}): Clien
   async function once(request: HttpRequest): Promise<HttpResponse> {
     await pace();
     const started = performance.now();
-    const deadline = AbortSignal.timeout(target.timeoutMs);
-    const signal = runBreaker ? AbortSignal.any([deadline, runBreaker.signal]) : deadline;
-    const answer = await undiciRequest(request.url, {
-      method: request.method as 'GET',
-      headers: request.headers,
-      body: request.body,
-      dispatcher: agent,
-      signal,
-    });
-    const headers = flattenHeaders(answer.headers);
-    const { text: body, wireBytes } = await readBody(answer.body, headers['content-encoding']);
+    // One controller per sending, aborted by its deadline or by the run-level breaker, and released
+    // at its end (AbortSignal.timeout would keep every request's signal alive for the whole timeout).
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(new DOMException(`no complete answer within ${target.timeoutMs} ms`, 'TimeoutError')), target.timeoutMs);
+    const cut = (): void => controller.abort(runBreaker?.signal.reason);
+    if (runBreaker?.signal.aborted) cut();
+    runBreaker?.signal.addEventListener('abort', cut, { once: true });
+    let answer: Awaited<ReturnType<typeof undiciRequest>>;
+    let headers: Record<string, string>;
+    let read: ReadBody;
+    try {
+      answer = await undiciRequest(request.url, {
+        method: request.method as 'GET',
+        headers: request.headers,
+        body: request.body,
+        dispatcher: agent,
+        signal: controller.signal,
+      });
+      headers = flattenHeaders(answer.headers);
+      read = await readBody(answer.body, headers['content-encoding']);
+    } finally {
+      clearTimeout(deadline);
+      runBreaker?.signal.removeEventListener('abort', cut);
+    }
+    const { text: body, wireBytes } = read;
     const response: HttpResponse = {
       status: answer.statusCode,
       headers,
