@@ -1,4 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+
+// The workers of a conformance run ignore SIGINT (Ctrl+C signals the whole process group): the
+// main process ends the run and writes its reports (harness/interruptible-run.ts).
+const WORKER_SIGNALS = ['--require', fileURLToPath(new URL('./harness/worker-signals.cjs', import.meta.url))];
 
 // Three projects (design.md): `unit` is the project's own tests, no network beyond loopback servers
 // the tests start themselves; `conformance` is the suites, run against a target by `conformance run`;
@@ -25,6 +30,7 @@ export default defineConfig({
           // The suites share no module state across files: one module graph per worker (the document
           // loaded and its validators compiled once per worker, not once per file).
           isolate: false,
+          execArgv: WORKER_SIGNALS,
           // Not 0: vitest runs a group of order 0 with one worker (a machine of 2 cores) last.
           sequence: { groupOrder: 1 },
         },
@@ -37,6 +43,7 @@ export default defineConfig({
           include: ['suites/writes.suite.ts', 'suites/stateful/**/*.suite.ts', 'suites/model/**/*.suite.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          execArgv: WORKER_SIGNALS,
           fileParallelism: false,
           // One worker for every file: the stateful suites share no module state across files.
           isolate: false,

@@ -65,6 +65,7 @@ program
   .option('--fault <id>', 'switch on a fault of the embedded reference (repeatable)', list)
   .option('--baseline <file>', 'accepted deviations: {"accepted":[{"checkId","operationId"?,"kind"?,"reason"}]}')
   .option('--adapter <file>', 'target adapter for the stateful suites: a module exporting createAdapter(target), or "reference" for a reference server\'s control API (the embedded target has one)')
+  .option('--unresponsive-after <n>', 'consecutive requests without an answer (timeout, reset, refused, not HTTP) after which the target is declared unresponsive and every remaining case fails at once, 0 = never (default: 5)', integer('--unresponsive-after', 0))
   .action(async (opts) => {
     // Subcommands import what only they use, so that `serve` starts without the harness and linter.
     const { runConformance } = await import('./run.js');
@@ -83,6 +84,7 @@ program
       readOnly: opts.readOnly,
       ...(opts.rateLimitCheck ? { rateLimitCheck: true } : {}),
       timeoutMs: opts.timeout,
+      ...(opts.unresponsiveAfter !== undefined ? { unresponsiveAfter: opts.unresponsiveAfter as number } : {}),
       reporters: opts.reporter,
       ...(opts.minCoverage !== undefined ? { minCoverage: opts.minCoverage } : {}),
       outputDir: opts.outputDir,

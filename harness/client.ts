@@ -5,8 +5,11 @@
  */
 import { Agent, request as undiciRequest } from 'undici';
 import pThrottle from 'p-throttle';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync, type ZlibOptions } from 'node:zlib';
 import type { Operation } from '../spec/load.js';
+import { BreakerOpen, runBreakerFromEnv, UNRESPONSIVE_CODE, type RequestOutcome, type RunBreaker } from './breaker.js';
+import { HarnessError } from './errors.js';
 import type { Target } from './target.js';
 import type { Exchange, HttpRequest, HttpResponse, QueryValues, TestCase } from './types.js';
 
@@ -21,7 +24,11 @@ export const CIRCUIT_BREAK_AFTER = 2;
 
 /** Sends test cases to one target. */
 export interface Client {
-  /** Sends the case of an operation; resolves to the exchange, never rejects for target behaviour. */
+  /**
+   * Sends the case of an operation; resolves to the exchange, never rejects for target behaviour.
+   * @throws HarnessError CNF_ERR_INTERRUPTED once the run was interrupted (SIGINT/SIGTERM): the
+   *   case gets no verdict, neither a pass nor a failure of the target
+   */
   send(operation: Operation, testCase: TestCase): Promise<Exchange>;
   close(): Promise<void>;
 }
@@ -121,33 +128,73 @@ async function readBody(body: AsyncIterable<Buffer>, contentEncoding: string | u
   return { text: size > MAX_BODY_BYTES ? `${text}\n[... ${size - MAX_BODY_BYTES} more bytes cut]` : text, ...(wireBytes !== undefined ? { wireBytes } : {}) };
 }
 
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /**
+   * The run-level breaker whose state every request consults and whose count every sent request
+   * feeds; default: the run's, from the environment ({@link runBreakerFromEnv}), none outside a
+   * run. `null`: none.
+   */
+  breaker?: RunBreaker | null;
+}
+
+/** Codes of transport errors that come from the request the harness built, not from the target: they do not count as no answer. */
+const HARNESS_SIDE = /^(ERR_INVALID_|UND_ERR_INVALID_ARG|UND_ERR_NOT_SUPPORTED|ERR_INVALID_URL)/;
+
+/** How a failed sending counts for the run-level breaker (a timeout, another kind of no answer, or nothing: the harness's own error). */
+function outcomeOf(code: string, timedOut: boolean): RequestOutcome | undefined {
+  if (timedOut) return 'timeout';
+  return HARNESS_SIDE.test(code) ? undefined : 'no_answer';
+}
+
 /**
  * Creates the client of a target: one keep-alive connection pool, pacing at
- * `target.requestsPerSecond` when set, a timeout of `target.timeoutMs` on every request, 429
- * answers retried after their Retry-After (at most 3 times, waits of at most 10 s), and a circuit
- * breaker per operation: after {@link CIRCUIT_BREAK_AFTER} consecutive timeouts its requests fail
- * at once with `CNF_CIRCUIT_OPEN` until one is answered.
+ * `target.requestsPerSecond` when set, a deadline of `target.timeoutMs` on the whole exchange of
+ * every request (connection, headers and body: a body that never ends is cut at the deadline), 429
+ * answers retried after their Retry-After (at most 3 times, waits of at most 10 s), a circuit
+ * breaker per operation (after {@link CIRCUIT_BREAK_AFTER} consecutive timeouts its requests fail
+ * at once with `CNF_CIRCUIT_OPEN` until one is answered) and the run-level breaker
+ * (harness/breaker.ts): once the target is declared unresponsive, every request fails at once with
+ * `CNF_TARGET_UNRESPONSIVE` and the breaker's reason, in-flight ones included.
+ * @see issue 15, "Bounded runs"
  */
-export function createClient(target: Target): Client {
+export function createClient(target: Target, options: ClientOptions = {}): Client {
   const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000, headersTimeout: target.timeoutMs, bodyTimeout: target.timeoutMs });
+  const runBreaker = options.breaker === undefined ? runBreakerFromEnv() : (options.breaker ?? undefined);
   const throttle = target.requestsPerSecond
     ? pThrottle({ limit: Math.max(1, Math.floor(target.requestsPerSecond / 10)), interval: 100 })
     : undefined;
   const pace = throttle ? throttle(async () => undefined) : async () => undefined;
 
+  /** One sending: the deadline covers connecting, the headers and reading the whole body. */
   async function once(request: HttpRequest): Promise<HttpResponse> {
     await pace();
     const started = performance.now();
-    const signal = AbortSignal.timeout(target.timeoutMs);
-    const answer = await undiciRequest(request.url, {
-      method: request.method as 'GET',
-      headers: request.headers,
-      body: request.body,
-      dispatcher: agent,
-      signal,
-    });
-    const headers = flattenHeaders(answer.headers);
-    const { text: body, wireBytes } = await readBody(answer.body, headers['content-encoding']);
+    // One controller per sending, aborted by its deadline or by the run-level breaker, and released
+    // at its end (AbortSignal.timeout would keep every request's signal alive for the whole timeout).
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(new DOMException(`no complete answer within ${target.timeoutMs} ms`, 'TimeoutError')), target.timeoutMs);
+    const cut = (): void => controller.abort(runBreaker?.signal.reason);
+    if (runBreaker?.signal.aborted) cut();
+    runBreaker?.signal.addEventListener('abort', cut, { once: true });
+    let answer: Awaited<ReturnType<typeof undiciRequest>>;
+    let headers: Record<string, string>;
+    let read: ReadBody;
+    try {
+      answer = await undiciRequest(request.url, {
+        method: request.method as 'GET',
+        headers: request.headers,
+        body: request.body,
+        dispatcher: agent,
+        signal: controller.signal,
+      });
+      headers = flattenHeaders(answer.headers);
+      read = await readBody(answer.body, headers['content-encoding']);
+    } finally {
+      clearTimeout(deadline);
+      runBreaker?.signal.removeEventListener('abort', cut);
+    }
+    const { text: body, wireBytes } = read;
     const response: HttpResponse = {
       status: answer.statusCode,
       headers,
@@ -165,6 +212,14 @@ export function createClient(target: Target): Client {
     return response;
   }
 
+  /** Throws once the run is interrupted; otherwise the transport error of a tripped breaker, if it is. */
+  function refusal(): Exchange['transportError'] {
+    const state = runBreaker?.state();
+    if (state?.kind === 'interrupted') throw interrupted(state.signal);
+    if (state?.kind === 'unresponsive') return { code: UNRESPONSIVE_CODE, message: `not sent: ${state.reason}` };
+    return undefined;
+  }
+
   // A target that hangs would make every generated case and every shrinking step wait out the
   // timeout; after a few consecutive timeouts of an operation its requests fail at once instead.
   const timeouts = new Map<string, number>();
@@ -173,6 +228,11 @@ export function createClient(target: Target): Client {
     async send(operation, testCase) {
       const request = buildRequest(target, operation, testCase);
       const exchange: Exchange = { case: testCase, operationId: operation.operationId, request };
+      const refused = refusal();
+      if (refused) {
+        exchange.transportError = refused;
+        return exchange;
+      }
       const breaker = `${operation.method} ${operation.path}`;
       if ((timeouts.get(breaker) ?? 0) >= CIRCUIT_BREAK_AFTER) {
         exchange.transportError = {
@@ -183,22 +243,34 @@ export function createClient(target: Target): Client {
       }
       try {
         let response = await once(request);
+        runBreaker?.record('answered');
         for (let retry = 0; response.status === 429 && retry < MAX_RATE_LIMIT_RETRIES; retry++) {
           const wait = parseRetryAfter(response.headers['retry-after']) ?? 1;
           if (wait > MAX_RETRY_AFTER_S) break;
-          await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+          await sleep(wait * 1000, undefined, runBreaker ? { signal: runBreaker.signal } : {});
           response = await once(request);
+          runBreaker?.record('answered');
         }
         exchange.response = response;
         timeouts.delete(breaker);
       } catch (error) {
+        // The run-level breaker cut this request (tripped by another request, or the run interrupted).
+        const cut = runBreaker?.signal.aborted ? runBreaker.signal.reason : undefined;
+        if (cut instanceof BreakerOpen) {
+          if (cut.state.kind === 'interrupted') throw interrupted(cut.state.signal);
+          exchange.transportError = { code: UNRESPONSIVE_CODE, message: `cut: ${cut.state.reason}` };
+          return exchange;
+        }
         const err = error as Error & { code?: string };
         const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || /timeout/i.test(err.code ?? '');
+        const code = timedOut ? 'CNF_TIMEOUT' : (err.code ?? err.name);
         exchange.transportError = {
-          code: timedOut ? 'CNF_TIMEOUT' : (err.code ?? err.name),
+          code,
           message: timedOut ? `no complete answer within ${target.timeoutMs} ms` : err.message,
         };
         if (timedOut) timeouts.set(breaker, (timeouts.get(breaker) ?? 0) + 1);
+        const outcome = outcomeOf(code, timedOut);
+        if (outcome) runBreaker?.record(outcome);
       }
       return exchange;
     },
@@ -206,4 +278,9 @@ export function createClient(target: Target): Client {
       await agent.close();
     },
   };
+}
+
+/** The error a request of an interrupted run throws: the case gets no verdict. */
+function interrupted(signal: string): HarnessError {
+  return new HarnessError('CNF_ERR_INTERRUPTED', `not sent: the run was interrupted (${signal}); this case has no verdict`);
 }

@@ -12,6 +12,7 @@ export const HARNESS_ERROR_CODES = {
   CNF_ERR_FAULT_UNKNOWN: 'a fault id that the reference server does not have',
   CNF_ERR_RUNNER: 'the test runner failed to start or crashed',
   CNF_ERR_ADAPTER: 'a target adapter capability failed, so a stateful scenario could not set up its state',
+  CNF_ERR_INTERRUPTED: 'the run was interrupted (SIGINT or SIGTERM): the reports hold what ran before the cut',
 } as const;
 
 /** A stable harness error code (`CNF_ERR_*`). */

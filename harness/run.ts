@@ -4,6 +4,8 @@
  * API with our reporters, and returns the exit code.
  * @see design.md, Command line; Targets and configuration
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
@@ -16,10 +18,12 @@ import { DEFAULT_RATE_LIMIT } from '../server/rate-limit.js';
 import { loadSpec, specPath, type ApiVersion } from '../spec/load.js';
 import { importAdapterFactory, resolveAdapterOption, type AdapterSource } from './adapter.js';
 import { readBaseline } from './baseline.js';
+import { BREAKER_ENV, createRunBreaker, DEFAULT_UNRESPONSIVE_AFTER } from './breaker.js';
 import { BURST_SOURCE_ADDRESS, HARNESS_SOURCE_ADDRESS } from './burst.js';
 import { DEFAULT_TIMEOUT_MS, probeTarget, readConfigFile, resolveRemoteTarget, defaultTokenEnv } from './config.js';
 import { RUN_CONTEXT_ENV, type RunContext } from './context.js';
 import { HarnessError } from './errors.js';
+import { INTERRUPT_EXIT_CODES, runInterruptibly, type InterruptSignal } from './interruptible-run.js';
 import { STATEFUL_SUITE, SUITES, SUITE_NEEDS } from './suites.js';
 import { SAFE_METHODS } from './operation-inputs.js';
 import type { Target } from './target.js';
@@ -48,7 +52,15 @@ export interface RunOptions {
   /** Requests per second to the target; null for no pacing. */
   rate?: number | null;
   readOnly?: boolean;
+  /** Deadline of every request's whole exchange (connection, headers, body), in milliseconds; default 10,000. */
   timeoutMs?: number;
+  /**
+   * `--unresponsive-after`: consecutive requests without an answer (timeouts, resets, refused
+   * connections, bytes that are not HTTP), across all operations and workers, after which the
+   * target is declared unresponsive: no further request is sent and every remaining case fails at
+   * once with `CNF_TARGET_UNRESPONSIVE` (harness/breaker.ts). Default 5; 0 never declares it.
+   */
+  unresponsiveAfter?: number;
   /** Reporter names: console, json, junit, html. Default console and junit; an empty list writes no report. */
   reporters?: string[];
   /**
@@ -90,7 +102,12 @@ export interface RunOptions {
 
 /** What a run ends with. */
 export interface RunOutcome {
-  exitCode: 0 | 1 | 2;
+  /** 0 conformant, 1 failures, 2 a harness error; 130 (SIGINT) or 143 (SIGTERM) when a signal cut the run. */
+  exitCode: 0 | 1 | 2 | 130 | 143;
+  /** The signal that cut the run; its reports hold what ran before, marked incomplete. */
+  interruptedBy?: InterruptSignal;
+  /** Why the target was declared unresponsive (`--unresponsive-after`), when it was: the cases after it were not sent. */
+  unresponsive?: string;
   results: RunResults;
   /** Spec coverage of the run, against the whole document, with `--min-coverage` applied. */
   coverage: Coverage;
@@ -135,6 +152,10 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     return !needs || selected.some((c) => needs.includes(c.needs));
   });
   if (runnable.length === 0) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `no selected check runs in the suites ${suites.join(', ')}`);
+  const unresponsiveAfter = options.unresponsiveAfter ?? DEFAULT_UNRESPONSIVE_AFTER;
+  if (!Number.isInteger(unresponsiveAfter) || unresponsiveAfter < 0) {
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--unresponsive-after must be an integer >= 0, not ${String(options.unresponsiveAfter)}`);
+  }
   if (options.minCoverage !== undefined && !isPercent(options.minCoverage)) {
     throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--min-coverage must be a percentage from 0 to 100, not ${String(options.minCoverage)}`);
   }
@@ -185,7 +206,11 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     };
   }
 
+  // The run-level breaker's state is shared by the vitest workers through files of this directory.
+  const breakerDir = await mkdtemp(path.join(os.tmpdir(), 'conformance-run-'));
+  const breaker = createRunBreaker({ dir: breakerDir, after: unresponsiveAfter, timeoutMs: target.timeoutMs });
   try {
+    process.env[BREAKER_ENV] = JSON.stringify({ dir: breakerDir, after: unresponsiveAfter, timeoutMs: target.timeoutMs });
     const context: RunContext = {
       target,
       specFile,
@@ -209,35 +234,45 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.out ? { out: options.out } : {}),
       ...(options.color !== undefined ? { color: options.color } : {}),
     });
-    let vitest;
+    let interruptedBy: InterruptSignal | undefined;
     try {
-      vitest = await import('vitest/node').then(({ startVitest }) =>
-        startVitest(runnable.flatMap((s) => (s === STATEFUL_SUITE ? statefulFiles : [`suites/${s}.suite.ts`])), {
-          root: ROOT,
-          config: path.join(ROOT, 'vitest.config.ts'),
-          // The stateful suites run after the others (vitest.config.ts: groupOrder), so that no
-          // state they change moves under a page walk of the generic suites.
-          project: ['conformance', 'conformance-stateful'],
-          run: true,
-          watch: false,
-          reporters: [...reporters, collector],
-          // Pacing is per process: one worker keeps a remote target under its rate limit.
-          ...(target.requestsPerSecond ? { maxWorkers: 1, fileParallelism: false } : {}),
-        }),
-      );
+      const { createVitest } = await import('vitest/node');
+      const files = runnable.flatMap((s) => (s === STATEFUL_SUITE ? statefulFiles : [`suites/${s}.suite.ts`]));
+      ({ interruptedBy } = await runInterruptibly(
+        () =>
+          createVitest({
+            root: ROOT,
+            config: path.join(ROOT, 'vitest.config.ts'),
+            // The stateful suites run after the others (vitest.config.ts: groupOrder), so that no
+            // state they change moves under a page walk of the generic suites.
+            project: ['conformance', 'conformance-stateful'],
+            run: true,
+            watch: false,
+            reporters: [...reporters, collector],
+            // Pacing is per process: one worker keeps a remote target under its rate limit.
+            ...(target.requestsPerSecond ? { maxWorkers: 1, fileParallelism: false } : {}),
+          }),
+        files,
+        breaker,
+      ));
     } catch (error) {
       throw new HarnessError('CNF_ERR_RUNNER', `vitest could not run the suites: ${(error as Error).message}`, { cause: error });
     }
-    await vitest.close();
     const results = collector.results ?? { cells: [], errors: [{ where: 'vitest', message: 'the run ended without results' }] };
     // A run that checked nothing has not shown conformance: say so rather than exit 0.
     if (results.cells.length === 0 && results.errors.length === 0) {
       results.errors.push({ where: 'run', message: 'no check ran: the selected suites, checks and operations match nothing', code: 'CNF_ERR_CONFIG_INVALID' });
     }
     const coverage = computeCoverage(spec, results.cells, options.minCoverage);
-    return { exitCode: exitCodeFor(results, coverage), results, coverage, seed, target: target.baseUrl };
+    const unresponsive = breaker.unresponsiveReason();
+    const outcome = { results, coverage, seed, target: target.baseUrl, ...(unresponsive !== undefined ? { unresponsive } : {}) };
+    if (interruptedBy) return { exitCode: INTERRUPT_EXIT_CODES[interruptedBy], interruptedBy, ...outcome };
+    return { exitCode: exitCodeFor(results, coverage), ...outcome };
   } finally {
     delete process.env[RUN_CONTEXT_ENV];
+    delete process.env[BREAKER_ENV];
+    breaker.close();
+    await rm(breakerDir, { recursive: true, force: true });
     await stop();
   }
 }
