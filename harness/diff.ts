@@ -22,6 +22,9 @@ import { loadSpec, specPath, type ApiVersion, type LoadedSpec } from '../spec/lo
 import { AdapterError, guardAdapter, importAdapterFactory, outsideOperation, resolveAdapterOption, type TargetAdapter } from './adapter.js';
 import { createReferenceAdapter } from './adapters/reference.js';
 import { createClient, type Client } from './client.js';
+import { secretsOf } from './cell.js';
+import { JudgedCells, judgingClient } from './judge.js';
+import type { CellMeta } from './types.js';
 import { DEFAULT_TIMEOUT_MS, defaultTokenEnv, probeTarget, readConfigFile, resolveRemoteTarget } from './config.js';
 import { operationSeed } from './context.js';
 import { HarnessError } from './errors.js';
@@ -106,11 +109,16 @@ export interface FamilyDiff {
   difference?: DiffReport;
 }
 
-/** What {@link runDiff} ends with: exit 0 when no family differs, 1 when one does. */
+/** What {@link runDiff} ends with: exit 0 when no family differs and the target's answers pass the response checks, 1 otherwise. */
 export interface DiffOutcome {
   exitCode: 0 | 1;
   seed: number;
   families: FamilyDiff[];
+  /**
+   * The response checks' failures on the target's own answers during the sequences (harness/judge.ts):
+   * a target whose answers break the document fails even where the reference answers the same.
+   */
+  judged: CellMeta[];
 }
 
 // ------------------------------------------------------------------ normalization
@@ -241,8 +249,10 @@ interface Side {
 }
 
 /** A side's env over a target: its client, clients for other origins, its adapter. */
-function sideEnv(spec: LoadedSpec, target: Target, adapter: TargetAdapter | undefined, seed: number): { env: CommandEnv; close: () => Promise<void> } {
-  const client = createClient(target);
+function sideEnv(spec: LoadedSpec, target: Target, adapter: TargetAdapter | undefined, seed: number, judged?: JudgedCells): { env: CommandEnv; close: () => Promise<void> } {
+  const plain = createClient(target);
+  // The target's exchanges go through the one judging path; the reference is the oracle.
+  const client = judged ? judgingClient(plain, judged, () => ({ seed, secrets: secretsOf(target) })) : plain;
   const others = new Map<string, Client>();
   const env: CommandEnv = {
     spec,
@@ -459,10 +469,16 @@ export function formatDiff(outcome: DiffOutcome, context: { target: string; refe
     if (d.differences.length > MAX_PRINTED) lines.push(`      … and ${d.differences.length - MAX_PRINTED} more`);
     lines.push(`  Replay: npx conformance diff --target ${context.target}${context.replayOptions ?? ''} --families ${f.family} --seed ${d.seed} --path "${d.path}"`);
   }
+  for (const cell of outcome.judged ?? []) {
+    for (const failure of cell.failures) {
+      lines.push('', c.red(`✗ ${cell.operationId} ${cell.checkId}: ${failure.title}`), `  ${failure.message.split('\n').join('\n  ')}`, `  Reproduce with: ${failure.reproduce.curl}`);
+    }
+  }
   const different = outcome.families.filter((f) => f.status === 'different').length;
   const same = outcome.families.filter((f) => f.status === 'same').length;
   const skipped = outcome.families.length - different - same;
-  lines.push('', `conformance diff: ${different} famil${different === 1 ? 'y differs' : 'ies differ'}, ${same} same, ${skipped} skipped (seed ${outcome.seed})`, '');
+  const broken = (outcome.judged ?? []).length;
+  lines.push('', `conformance diff: ${different} famil${different === 1 ? 'y differs' : 'ies differ'}, ${same} same, ${skipped} skipped; ${broken} response check${broken === 1 ? '' : 's'} failed on the target's answers (seed ${outcome.seed})`, '');
   return lines.join('\n');
 }
 
@@ -504,7 +520,8 @@ export async function runDiff(options: DiffOptions): Promise<DiffOutcome> {
   let adapter: TargetAdapter | undefined;
   if (source?.kind === 'reference') adapter = guardAdapter(createReferenceAdapter(target), 'reference adapter');
   else if (source?.kind === 'module') adapter = guardAdapter(await (await importAdapterFactory(source.file))(target), source.file);
-  const targetSide = sideEnv(spec, target, adapter, seed);
+  const judged = new JudgedCells(spec);
+  const targetSide = sideEnv(spec, target, adapter, seed, judged);
   // A reference started with `conformance serve` resets through its control API; any other target keeps its state.
   const reset = source?.kind === 'reference' ? () => resetOverHttp(targetSide.env.client, target) : undefined;
   const running = await startReferenceServer({ host: '127.0.0.1', port: 0, seed: referenceSeed, rateLimit: false, ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) });
@@ -515,7 +532,8 @@ export async function runDiff(options: DiffOptions): Promise<DiffOutcome> {
     if (families.every((f) => f.status === 'skipped')) {
       throw new HarnessError('CNF_ERR_CONFIG_INVALID', `no family could run: ${families.map((f) => `${f.family} (${f.skipReason})`).join('; ')}`);
     }
-    const outcome: DiffOutcome = { exitCode: families.some((f) => f.status === 'different') ? 1 : 0, seed, families };
+    const judgedCells = judged.take().filter((c) => c.status === 'failed');
+    const outcome: DiffOutcome = { exitCode: families.some((f) => f.status === 'different') || judgedCells.length > 0 ? 1 : 0, seed, families, judged: judgedCells };
     const replayOptions = [
       ...(options.config ? [`--config ${options.config}`] : []),
       ...(options.adapter ? [`--adapter ${options.adapter}`] : []),

@@ -58,6 +58,14 @@ const cases: [string, Check, string, ExchangeShape, string[]][] = [
   ['schema: visibility outside the closed enum fails', responseSchemaConformance, 'products:list', { body: list([{ ...validProduct, visibility: 'hidden' }]) }, ['schema_violation']],
   ['schema: garbage body fails', responseSchemaConformance, 'products:list', { rawBody: '{"items": [' }, ['malformed_json']],
   ['schema: 401 body passes', responseSchemaConformance, 'products:list', { status: 401, body: { error: 'Unauthorized', detail: 'no token' } }, []],
+  // Error bodies are judged as closely as success bodies: a check that judged only the 200 key would pass these.
+  ['schema: 401 body without error fails', responseSchemaConformance, 'products:list', { status: 401, body: { detail: 'no token' } }, ['schema_violation']],
+  ['schema: 404 body with detail not a string fails', responseSchemaConformance, 'orders:get_receipt', { operationId: 'orders:get_receipt', status: 404, body: { error: 'ResourceNotFound', detail: 404 } }, ['schema_violation']],
+  ['schema: 422 body whose detail is not a list fails', responseSchemaConformance, 'products:list', { status: 422, body: { detail: 'limit is too large' } }, ['schema_violation']],
+  // A `2XX` range key documents every success status: a 201 is judged against it, not let through.
+  ['schema: 2XX range, an object body passes', responseSchemaConformance, 'orders:update', { operationId: 'orders:update', status: 201, body: { id: 'x' } }, []],
+  ['schema: 2XX range, a body that is not an object fails', responseSchemaConformance, 'orders:update', { operationId: 'orders:update', status: 201, body: ['not', 'an', 'order'] }, ['schema_violation']],
+  ['schema: 2XX range, a 202 that is not JSON fails', responseSchemaConformance, 'orders:update', { operationId: 'orders:update', status: 202, rawBody: '<html>' }, ['malformed_json']],
   ['limit: 10 items by default passes', paginationLimitRespected, 'products:list', { body: list(items(10), 30) }, []],
   ['limit: 11 items by default fails', paginationLimitRespected, 'products:list', { body: list(items(11), 30) }, ['limit_exceeded']],
   ['limit: 101 clamped to 100 passes', paginationLimitRespected, 'products:list', { query: { limit: '101' }, body: list(items(100), 150, 2, 100) }, []],

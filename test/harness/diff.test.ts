@@ -119,6 +119,22 @@ describe('a reference with invitation_token_reusable against the clean embedded 
   });
 });
 
+describe('a reference whose seat claims answer text/plain against the clean embedded one', () => {
+  let faulted: Awaited<ReturnType<typeof servedReference>>;
+  beforeAll(async () => {
+    faulted = await servedReference(['seats_claim_text_plain']);
+  });
+  afterAll(() => faulted?.running.close());
+
+  test('the same sequences, but the target\'s answers fail content_type_conformance: exit 1', async () => {
+    const { outcome, printed } = await diff(faulted, { families: ['seats'], runs: 2 });
+    expect(outcome.families[0]).toMatchObject({ family: 'seats', status: 'same' });
+    expect(outcome.judged.map((c) => [c.operationId, c.checkId])).toContainEqual(['customer_seats:claim', 'content_type_conformance']);
+    expect(outcome.exitCode).toBe(1);
+    expect(printed).toMatch(/✗ customer_seats:claim content_type_conformance/);
+  });
+});
+
 describe('two clean references', () => {
   let clean: Awaited<ReturnType<typeof servedReference>>;
   beforeAll(async () => {
@@ -136,7 +152,8 @@ describe('two clean references', () => {
       ['files', 'same', undefined],
     ]);
     expect(outcome.exitCode).toBe(0);
-    expect(printed).toContain('0 families differ, 5 same, 0 skipped');
+    expect(outcome.judged).toEqual([]);
+    expect(printed).toContain('0 families differ, 5 same, 0 skipped; 0 response checks failed');
   });
 
   test.each([
