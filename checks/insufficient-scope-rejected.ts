@@ -5,7 +5,9 @@ import { acceptsOrganizationToken } from '../harness/operation-inputs.js';
 /**
  * A valid token that carries none of an operation's scopes is refused: the API description shows
  * no status for this case, so a 4xx with a JSON error body is required (the reference answers 403
- * NotPermitted), never a success.
+ * NotPermitted), never a success. The token is the `no_scope` role's organization token, or on the
+ * customer portal the `portal_no_scope` role's customer session: whichever scope a portal operation
+ * needs (where the description shows none, one is inferred), a session with none must be refused.
  * @see api-description.md, Authentication (each endpoint lists a read scope and a write scope)
  */
 export const insufficientScopeRejected: Check = {
@@ -17,7 +19,7 @@ export const insufficientScopeRejected: Check = {
   appliesTo: ({ operation }) =>
     operation.scopes.length === 0
       ? 'the operation names no scopes'
-      : acceptsOrganizationToken(operation) || 'the no_scope role holds an organization token, which the operation does not accept',
+      : acceptsOrganizationToken(operation) || operation.security.some((alternative) => 'customer_session' in alternative) || 'the operation accepts neither an organization token (no_scope) nor a customer session (portal_no_scope)',
   run(_ctx, exchange) {
     const response = exchange.response;
     if (!response) return [];

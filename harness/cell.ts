@@ -14,7 +14,7 @@ import type { Target } from './target.js';
 import type { CellMeta, Check, Exchange, Failure, Finding, QueryValues, Role, TestCase } from './types.js';
 import { acceptedBy, type BaselineEntry } from './baseline.js';
 import { HarnessError } from './errors.js';
-import { missingFixtures, pathValues, roleFor, SAFE_METHODS } from './operation-inputs.js';
+import { acceptsOrganizationToken, missingFixtures, pathValues, roleFor, SAFE_METHODS } from './operation-inputs.js';
 import { validRequestBody } from './probe-body.js';
 import { burstQuery, sendBurst, sourceAddressProblem, type BurstPlan } from './burst.js';
 import { burstSize, documentedRateLimit } from '../checks/rate-limit-enforced.js';
@@ -72,7 +72,9 @@ export const MAX_WRITE_CASES = 3;
 function roleOfNeeds(check: Check, operation: Operation): Role | null {
   const { needs } = check;
   if (needs === 'anonymous' || needs === 'invalid_credentials') return null;
-  if (needs === 'no_scope' || needs === 'other_org' || needs === 'reader') return needs;
+  // The customer portal's counterpart of a token without scopes is a customer session without them.
+  if (needs === 'no_scope') return acceptsOrganizationToken(operation) ? 'no_scope' : 'portal_no_scope';
+  if (needs === 'other_org' || needs === 'reader') return needs;
   if (needs === 'roles') return check.roles?.at(-1) ?? roleFor(operation);
   return roleFor(operation);
 }

@@ -9,7 +9,7 @@ import type { RoleCredential, Target } from './target.js';
 import type { Role } from './types.js';
 
 /** Roles a target may provide, in the order they are documented. */
-export const ROLES: readonly Role[] = ['admin', 'reader', 'writer', 'no_scope', 'other_org', 'pat', 'customer_session', 'member_session', 'oauth_client'];
+export const ROLES: readonly Role[] = ['admin', 'reader', 'writer', 'no_scope', 'other_org', 'pat', 'customer_session', 'member_session', 'portal_no_scope', 'oauth_client'];
 
 /** Requests per second the harness sends to a remote target by default (the API allows 100). */
 export const DEFAULT_REMOTE_RATE = 80;

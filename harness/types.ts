@@ -9,9 +9,10 @@ import type { LoadedSpec, Operation } from '../spec/load.js';
  * A credential role that a target provides (design.md, Targets and configuration): `writer` is an
  * organization token with every write scope and no read scope of the admin's organization; `pat`
  * a personal access token with every scope of it; `member_session` a member session of the
- * `customer_session` role's customer.
+ * `customer_session` role's customer; `portal_no_scope` a customer session of that customer that
+ * carries no scope, the customer portal's counterpart of `no_scope`.
  */
-export type Role = 'admin' | 'reader' | 'writer' | 'no_scope' | 'other_org' | 'pat' | 'customer_session' | 'member_session' | 'oauth_client';
+export type Role = 'admin' | 'reader' | 'writer' | 'no_scope' | 'other_org' | 'pat' | 'customer_session' | 'member_session' | 'portal_no_scope' | 'oauth_client';
 
 /** Query values as sent: a repeated parameter is an array. */
 export type QueryValues = Record<string, string | string[]>;

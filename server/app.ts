@@ -466,12 +466,12 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     return send(reply, errorReply(404, `No resource at ${request.method} ${shown}.`));
   });
 
-  const { admin, reader, writer, no_scope, other_org, pat, customer_session, member_session } = seeding.tokens;
+  const { admin, reader, writer, no_scope, other_org, pat, customer_session, member_session, portal_no_scope } = seeding.tokens;
   return {
     app,
     store,
     spec,
-    credentials: { admin, reader, writer, no_scope, other_org, pat, customer_session, member_session },
+    credentials: { admin, reader, writer, no_scope, other_org, pat, customer_session, member_session, portal_no_scope },
     tokens: seeding.tokens,
     fixtures: seeding.demo.fixtures,
     faults: [...faults],

@@ -48,7 +48,7 @@ export const PORTAL_SCOPES = ['customer_portal:read', 'customer_portal:write'] a
  * holds every write scope and no read scope of organization A, `pat` is a personal access token of
  * a member of organization A with every scope. @see shared/design.md, Targets
  */
-export type ReferenceRole = 'admin' | 'reader' | 'writer' | 'no_scope' | 'other_org' | 'pat' | 'customer_session' | 'member_session';
+export type ReferenceRole = 'admin' | 'reader' | 'writer' | 'no_scope' | 'other_org' | 'pat' | 'customer_session' | 'member_session' | 'portal_no_scope';
 
 /** Every demo token: the harness roles plus an OIDC token of a member of organization A. */
 export type DemoTokenName = ReferenceRole | 'oidc';
@@ -151,6 +151,14 @@ export function issueDemoTokens(store: Store, organizations: { a: string; b: str
       subject: portal.customerId,
       organizationIds: [portal.organizationId],
       scopes: new Set(PORTAL_SCOPES),
+      customerId: portal.customerId,
+    },
+    portal_no_scope: {
+      token: secret('polar_cst_demo_noscope'),
+      kind: 'customer_session',
+      subject: portal.customerId,
+      organizationIds: [portal.organizationId],
+      scopes: new Set(),
       customerId: portal.customerId,
     },
     member_session: {

@@ -35,7 +35,8 @@ export interface RunningReference {
   /**
    * Bearer tokens of the harness roles: admin, reader, writer (every write scope, no read scope),
    * no_scope, other_org, pat (a personal access token of a member of organization A, every scope),
-   * customer_session, member_session (a member of the customer_session's customer).
+   * customer_session, member_session (a member of the customer_session's customer), portal_no_scope
+   * (a customer session of that customer without any scope).
    */
   credentials: Record<ReferenceRole, string>;
   /** Every demo token: the roles plus `oidc` (a user member of organization A, every scope). */

@@ -15,7 +15,7 @@ import { exchange, spec } from '../checks/fixtures.js';
 
 const source = { seed: 7, secrets: [{ value: 'secret-token', env: 'CONFORMANCE_ADMIN_TOKEN' }] };
 const bundled = await spec();
-const ROLES: Role[] = ['admin', 'reader', 'writer', 'no_scope', 'other_org', 'pat', 'customer_session', 'member_session', 'oauth_client'];
+const ROLES: Role[] = ['admin', 'reader', 'writer', 'no_scope', 'other_org', 'pat', 'customer_session', 'member_session', 'portal_no_scope', 'oauth_client'];
 
 describe('JudgedCells', () => {
   test('a write answer is judged on its own operation: a 2XX body that is not an object fails the schema', () => {

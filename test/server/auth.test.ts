@@ -102,8 +102,8 @@ describe('demo tokens', () => {
     expect(again.tokens).toEqual(server.tokens);
     expect(other.tokens.admin).not.toBe(server.tokens.admin);
     expect(server.tokens.admin).toMatch(/^oat_demo_admin_[0-9a-f]{40}$/);
-    const { admin, reader, writer, no_scope, other_org, pat, customer_session, member_session } = server.tokens;
-    expect(server.credentials).toEqual({ admin, reader, writer, no_scope, other_org, pat, customer_session, member_session });
+    const { admin, reader, writer, no_scope, other_org, pat, customer_session, member_session, portal_no_scope } = server.tokens;
+    expect(server.credentials).toEqual({ admin, reader, writer, no_scope, other_org, pat, customer_session, member_session, portal_no_scope });
   });
 
   it('the writer token is served where a write scope suffices and refused where only a read scope does', async () => {
