@@ -169,7 +169,8 @@ describe('renderHtml', () => {
     ['a failed cell', { results: RESULTS, want: 'Not conformant', reason: /2 failed cells<\/a> \(1 failure\)/ }],
     ['coverage below the minimum', { results: { cells: clean, errors: [] }, minCoverage: 50, want: 'Not conformant', reason: /coverage below the minimum of 50%: operations 33\.3%, statuses 14\.2%, parameters 0\.0%/ }],
     ['a harness error', { results: { cells: clean, errors: [{ where: 'run', message: 'x' }] }, want: 'Inconclusive', reason: /1 harness error<\/a>: the harness could not check everything/ }],
-    ['a harness error beats failures', { results: { cells: RESULTS.cells, errors: [{ where: 'run', message: 'x' }] }, want: 'Inconclusive', reason: /2 failed cells/ }],
+    // design.md: a harness error never hides a failure.
+    ['failures beat a harness error', { results: { cells: RESULTS.cells, errors: [{ where: 'run', message: 'x' }] }, want: 'Not conformant', reason: /2 failed cells/ }],
   ];
   test.each(verdicts)('verdict: %s', (_name, { results, minCoverage, want, reason }) => {
     const page = renderHtml(results, INFO, computeCoverage(spec, results.cells, minCoverage));

@@ -7,7 +7,7 @@ describe('startReferenceServer', () => {
     const running = await startReferenceServer({ port: 0 });
     try {
       expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(Object.keys(running.credentials).sort()).toEqual(['admin', 'customer_session', 'member_session', 'no_scope', 'other_org', 'pat', 'reader', 'writer']);
+      expect(Object.keys(running.credentials).sort()).toEqual(['admin', 'customer_session', 'member_session', 'no_scope', 'other_org', 'pat', 'portal_no_scope', 'reader', 'writer']);
       for (const name of [
         'organization_id', 'other_organization_id', 'product_id', 'subscription_id', 'customer_id', 'customer_external_id', 'benefit_id',
         'other_organization_benefit_id', 'order_id', 'refund_id', 'file_id', 'webhook_endpoint_id', 'oauth_client_id', 'oauth_client_secret',
