@@ -34,7 +34,7 @@ const INTERRUPT_AFTER_S = 20;
 const STACK_LINE = /^\s+at .+:\d+:\d+\)?$/m;
 /** Every role's token, so that every cell the target's answers could decide is run. */
 const TOKENS = Object.fromEntries(
-  ['admin', 'reader', 'writer', 'no_scope', 'other_org', 'pat', 'customer_session', 'member_session', 'oauth_client'].map((role) => [`CONFORMANCE_${role.toUpperCase()}_TOKEN`, `chaos-${role}`]),
+  ['admin', 'reader', 'writer', 'no_scope', 'other_org', 'pat', 'customer_session', 'member_session', 'portal_no_scope', 'oauth_client'].map((role) => [`CONFORMANCE_${role.toUpperCase()}_TOKEN`, `chaos-${role}`]),
 );
 
 /** What one row measured. */

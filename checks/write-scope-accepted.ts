@@ -3,12 +3,13 @@ import { acceptsOrganizationToken } from '../harness/operation-inputs.js';
 import { brief } from './support.js';
 
 /**
- * The write half of the scope matrix: where an operation lists a read scope and a write scope,
- * the `writer` role (a valid organization token with every write scope and no read scope) is
- * served, i.e. not refused with 401 or 403. Operations whose scopes are inferred
+ * The write half of the scope matrix: where an operation lists a write scope (beside a read scope,
+ * or alone on an operation that changes state), the `writer` role (a valid organization token with
+ * every write scope and no read scope) is served, i.e. not refused with 401 or 403; on an operation
+ * that changes state it writes on a fixture made for it. Operations whose scopes are inferred
  * (`x-scopes-inferred`) are not judged, nor operations that do not accept an organization token.
  * @see api-description.md, Authentication ("Each endpoint lists a read scope and a write scope
- *   where either suffices")
+ *   where either suffices; write-only endpoints list only the write scope")
  */
 export const writeScopeAccepted: Check = {
   id: 'write_scope_accepted',
@@ -20,7 +21,7 @@ export const writeScopeAccepted: Check = {
   appliesTo: ({ operation }) => {
     if (operation.scopes.length === 0) return 'the operation names no scopes';
     if (operation.raw['x-scopes-inferred']) return 'the API description shows no scope for the operation';
-    if (!operation.scopes.some((s) => s.endsWith(':read')) || !operation.scopes.some((s) => s.endsWith(':write'))) return 'the operation does not list both a read and a write scope';
+    if (!operation.scopes.some((s) => s.endsWith(':write'))) return 'the operation lists no write scope';
     return acceptsOrganizationToken(operation) || 'the writer role holds an organization token, which the operation does not accept';
   },
   run(ctx, exchange) {

@@ -1,4 +1,5 @@
-// write_scope_accepted: a token with write scopes only is served where a read and a write scope are listed.
+// write_scope_accepted: a token with write scopes only is served where a write scope is listed
+// (beside a read scope, or alone on a write).
 import { describe, expect, test } from 'vitest';
 import { writeScopeAccepted } from '../../checks/write-scope-accepted.js';
 import { context, exchange, list, type ExchangeShape } from './fixtures.js';
@@ -11,6 +12,7 @@ describe('write_scope_accepted', () => {
     ['422 is not judged', 'files:list', { status: 422, body: { detail: [] } }, []],
     ['403 fails', 'products:list', { status: 403, body: { error: 'NotPermitted', detail: 'x' } }, ['write_scope_refused']],
     ['401 fails', 'refunds:list', { status: 401, body: { error: 'Unauthorized', detail: 'x' } }, ['write_scope_refused']],
+    ['a write refused with 403 fails', 'files:create', { status: 403, body: { error: 'NotPermitted', detail: 'x' } }, ['write_scope_refused']],
   ])('%s', async (_name, operationId, shape, kinds) => {
     const findings = writeScopeAccepted.run(await context(operationId), exchange({ operationId, role: 'writer', ...shape }), []);
     expect(findings.map((f) => f.kind)).toEqual(kinds);
@@ -19,8 +21,10 @@ describe('write_scope_accepted', () => {
   test.each([
     ['products:list', true],
     ['webhooks:list_endpoints', true],
-    ['products:update_benefits', 'the operation does not list both a read and a write scope'],
-    ['orders:get_receipt', 'the operation does not list both a read and a write scope'],
+    // A write-only operation: its write scope suffices (issue #11), judged on a fixture made for the case.
+    ['products:update_benefits', true],
+    ['files:create', true],
+    ['orders:get_receipt', 'the operation lists no write scope'],
     ['orders:get_invoice', 'the API description shows no scope for the operation'],
     ['customer_portal:license_keys:list', 'the writer role holds an organization token, which the operation does not accept'],
     ['oauth2:token', 'the operation names no scopes'],
