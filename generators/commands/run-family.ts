@@ -7,6 +7,7 @@
  * @see https://fast-check.dev/docs/advanced/model-based-testing/ (replayPath, seed and path)
  */
 import fc from 'fast-check';
+import { noAnswerFinding } from '../../harness/judge.js';
 import { missingCapability } from '../../harness/adapter.js';
 import { operationSeed } from '../../harness/context.js';
 import { HarnessError } from '../../harness/errors.js';
@@ -130,10 +131,12 @@ export async function runFamily<M extends object>(options: FamilyRunOptions<M>):
   const commands = fc.commands(family.commands(env), { maxCommands: options.maxCommands ?? MAX_COMMANDS, size: 'max', ...(replay ? { replayPath: replay.replayPath } : {}) });
   // The trace of the latest sequence that failed: after shrinking, the counterexample's.
   let latest: { real: Real; error: unknown } | undefined;
+  let exchanged = false;
   const record = (real: Real) => {
     for (const edge of real.transitions) transitions.add(edge);
     for (const step of real.steps) {
       for (const { exchange } of step.observations) {
+        if (exchange?.response) exchanged = true;
         if (exchange?.operationId !== family.operationId) continue;
         if (exchange.response) statuses.add(exchange.response.status);
         for (const name of Object.keys(exchange.case.query)) parameters.add(`query:${name}`);
@@ -155,6 +158,11 @@ export async function runFamily<M extends object>(options: FamilyRunOptions<M>):
       error ??= thrown;
     }
     record(real);
+    // A verdict needs an answer: a sequence in which the target answered nothing is not a pass.
+    if (error === undefined) {
+      const silent = real.steps.flatMap((step) => step.observations).find((o) => o.exchange && !o.exchange.response);
+      if (silent) error = new ModelMismatch({ ...noAnswerFinding(silent.exchange!)!, rule: family.rule }, silent.exchange);
+    }
     if (error === undefined) return;
     if (!fc.PreconditionFailure.isFailure(error)) latest = { real, error };
     throw error;
@@ -164,7 +172,11 @@ export async function runFamily<M extends object>(options: FamilyRunOptions<M>):
     numRuns: options.numRuns,
     ...(replay ? { path: replay.counterexamplePath, endOnFailure: true } : {}),
   });
-  if (!details.failed) return outcome('passed', details.numRuns);
+  if (!details.failed) {
+    // A family none of whose sequences got an answer from the target has shown nothing about it.
+    if (!exchanged) return outcome('skipped', details.numRuns, { skipReason: 'no command sequence got an answer from the target' });
+    return outcome('passed', details.numRuns);
+  }
   if (details.counterexample === null || latest === undefined) {
     return outcome('skipped', details.numRuns, { skipReason: `no command sequence could be set up (${details.numSkips} skipped): the target ran out of what the sequences use` });
   }

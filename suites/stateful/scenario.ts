@@ -17,7 +17,7 @@ import { isLoopback } from '../../harness/config.js';
 import { readRunContext, type RunContext } from '../../harness/context.js';
 import { toCurl, type SecretRef } from '../../harness/curl.js';
 import { selectedResponseChecks, settle } from '../../harness/suite.js';
-import { JudgedCells, judgingClient } from '../../harness/judge.js';
+import { JudgedCells, judgingClient, noAnswerFinding } from '../../harness/judge.js';
 import type { Target } from '../../harness/target.js';
 import type { CellMeta, Exchange, Failure, Finding, HttpRequest, QueryValues, Role, TestCase, UrlRequest } from '../../harness/types.js';
 import { loadSpec, type LoadedSpec, type Operation } from '../../spec/load.js';
@@ -318,14 +318,18 @@ export async function runScenario(suite: StatefulSuite, scenario: Scenario, body
   suite.stepsFrom(() => run.steps);
   const reason = whyNot(suite, scenario);
   if (reason) return run.cell('skipped', reason);
+  let skipped: string | undefined;
   try {
     await body(run);
   } catch (error) {
-    // A failure seen before a precondition gave out still fails the cell.
-    if (error instanceof ScenarioSkip && run.failures.length === 0) return run.cell('skipped', error.message);
-    if (error instanceof ScenarioSkip) return run.cell('failed');
-    if (!(error instanceof ScenarioStop)) throw error;
+    if (error instanceof ScenarioSkip) skipped = error.message;
+    else if (!(error instanceof ScenarioStop)) throw error;
   }
+  // A verdict needs an answer: a step the target did not answer fails the scenario, whatever it asserted of it.
+  const silent = run.exchanges.find((exchange) => !exchange.response);
+  if (silent) run.fail(noAnswerFinding(silent)!, silent);
+  // A failure seen before a precondition gave out still fails the cell.
+  if (skipped !== undefined && run.failures.length === 0) return run.cell('skipped', skipped);
   return run.cell(run.failures.length > 0 ? 'failed' : 'passed');
 }
 
