@@ -4,12 +4,16 @@
  * `runConformance`, `startReferenceServer` or `lintDocument`.
  * @see design.md, Command line
  */
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FAULTS } from '../server/faults.js';
 import { printBanner, startReferenceServer } from '../server/index.js';
 import { API_VERSIONS, specPath, type ApiVersion } from '../spec/load.js';
 import { HarnessError } from './errors.js';
 import { SUITES } from './suites.js';
+
+// `--version` prints the package's version, read from its package.json beside this folder.
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 function integer(name: string, min: number) {
   return (value: string): number => {
@@ -38,6 +42,7 @@ const list = (value: string, previous: string[] = []): string[] => [...previous,
 
 const program = new Command('conformance')
   .description('Conformance harness and reference mock server for the Commerce and Subscription Billing API')
+  .version(version, '-V, --version', 'print the version of the conformance package')
   .showHelpAfterError()
   // Commander exits 1 on a bad option by default; a harness error is exit 2 (design.md, Command line).
   .exitOverride();
@@ -45,21 +50,21 @@ const program = new Command('conformance')
 program
   .command('run')
   .description('run the conformance suites against a target (default: the embedded reference server)')
-  .option('--target <url>', 'base URL of the target; without it the reference server is started in-process')
-  .option('--spec <file>', 'an OpenAPI 3.x document to check against (default: the bundled one)')
-  .addOption(new Option('--api-version <version>', 'bundled document version').choices([...API_VERSIONS]))
+  .option('--target <url>', 'base URL of the target (default: the reference server, started in-process)')
+  .option('--spec <file>', 'an OpenAPI 3.x document to check against (default: the bundled one of --api-version)')
+  .addOption(new Option('--api-version <version>', 'bundled document version (default: "2026-10")').choices([...API_VERSIONS]))
   .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable), fixtures, pacing')
-  .option('--suites <names>', `suites to run, comma-separated (${SUITES.join(', ')})`, list)
-  .option('--checks <ids>', 'check ids to run, comma-separated', list)
-  .option('--operations <ids>', 'operationIds to run, comma-separated', list)
-  .option('--seed <n>', 'seed of the property runs (printed on every run)', integer('--seed', 0))
+  .option('--suites <names>', `suites to run, comma-separated: ${SUITES.join(', ')} (default: all)`, list)
+  .option('--checks <ids>', 'check ids to run, comma-separated (default: all)', list)
+  .option('--operations <ids>', 'operationIds to run, comma-separated (default: all)', list)
+  .option('--seed <n>', 'seed of the property runs (default: random, printed on every run)', integer('--seed', 0))
   .option('--path <path>', 'with --seed and --checks model_<family>: replay the command sequence of a model-based failure (the path it printed)')
   .option('--runs <n>', 'generated cases per operation and check', integer('--runs', 1), 50)
-  .option('--rate <n>', 'requests per second to a remote target (default 80, 0 = no pacing)', integer('--rate', 0))
+  .option('--rate <n>', 'requests per second to a remote target, 0 = no pacing (default: 80; the embedded reference is not paced)', integer('--rate', 0))
   .option('--read-only', 'send no request that may change state')
   .option('--rate-limit-check', "send a remote target the rate-limit burst (over twice the API's 100 requests per second from one address, unpaced), then wait it out; the embedded reference always gets it")
-  .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
-  .option('--reporter <names>', 'console, json, junit, html (comma-separated or repeated)', list)
+  .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
+  .option('--reporter <names>', 'console, json, junit, html (comma-separated or repeated; default: console,junit)', list)
   .option('--min-coverage <percent>', 'exit 1 when spec coverage (operations, status codes or parameters) is below this percentage', percent)
   .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
   .option('--fault <id>', 'switch on a fault of the embedded reference (repeatable)', list)
