@@ -27,7 +27,7 @@ export type { FailureGroup } from './format.js';
 export { buildMatrix, statusAt } from './matrix.js';
 export type { Matrix } from './matrix.js';
 export { collectResults, exitCodeFor, summarize } from './results.js';
-export type { ExitCode, HarnessProblem, RunResults, RunSummary } from './results.js';
+export type { ExitCode, HarnessProblem, ReportCell, RunResults, RunSummary } from './results.js';
 export { RunClock } from './run-info.js';
 export { writeReport } from './write-report.js';
 export type { ReportInfo, RunInfo } from './run-info.js';
