@@ -67,6 +67,7 @@ program
   .option('--reporter <names>', 'console, json, junit, html (comma-separated or repeated; default: console,junit)', list)
   .option('--min-coverage <percent>', 'exit 1 when spec coverage (operations, status codes or parameters) is below this percentage', percent)
   .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
+  .option('--verbose', 'list every not-applicable and skipped cell on the console, not only the counts per reason')
   .option('--fault <id>', 'switch on a fault of the embedded reference (repeatable)', list)
   .option('--baseline <file>', 'accepted deviations: {"accepted":[{"checkId","operationId"?,"kind"?,"reason"}]}')
   .option('--adapter <file>', 'target adapter for the stateful suites: a module exporting createAdapter(target), or "reference" for a reference server\'s control API (the embedded target has one)')
@@ -94,6 +95,7 @@ program
       faults: opts.fault,
       baseline: opts.baseline,
       adapter: opts.adapter,
+      ...(opts.verbose ? { verbose: true } : {}),
     });
     process.exitCode = outcome.exitCode;
   });
