@@ -1,13 +1,13 @@
 /**
  * The package imported by name, as a consumer does: a temporary project outside this tree
  * depends on it (`npm install <this folder>`, offline: npm links the folder) and imports
- * `billing-api-conformance` from plain Node and from vitest. A second project gets the files
+ * `billing-api-conformance` from plain Node and from vitest (the README's example test). A second project gets the files
  * `npm pack` puts in the tarball, under its own node_modules (where Node will not strip types,
  * so the entry falls back to tsx); an offline npm cannot resolve the tarball's dependencies
  * from the registry, so that project's node_modules links this checkout's.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -70,20 +70,13 @@ describe('the package imported by name', () => {
     expect(seen.names).toEqual(Object.keys(api).sort());
 
     await mkdir(join(dir, 'test'));
-    await writeFile(
-      join(dir, 'test', 'conformance.test.ts'),
-      `import { expect, test } from 'vitest';
-import { runConformance, type RunOutcome } from 'billing-api-conformance';
-
-test('the reference passes status_code_conformance', async () => {
-  const outcome: RunOutcome = await runConformance({ checks: ['status_code_conformance'], operations: ['products:list'], runs: 2, seed: 7, reporters: [] });
-  expect(outcome.exitCode).toBe(0);
-  expect(outcome.results.cells.map((cell) => cell.status)).toEqual(['passed']);
-}, 120_000);
-`,
-    );
+    // The README's example test, as a consumer would paste it.
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const example = /```ts\n(\/\/ test\/billing\.test\.ts[\s\S]*?)```/.exec(readme)?.[1];
+    expect(example, 'the README has the example test').toBeDefined();
+    await writeFile(join(dir, 'test', 'billing.test.ts'), example!);
     const vitest = await run(NODE, [VITEST, 'run', '--root', dir], { cwd: dir, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' } });
-    expect(vitest.stdout).toMatch(/Tests\s+1 passed \(1\)/);
+    expect(vitest.stdout).toMatch(/Tests\s+2 passed \(2\)/);
   }, 180_000);
 
   test('from the npm pack tarball under node_modules (tsx loads the sources)', async () => {
