@@ -107,7 +107,7 @@ program
   .option('--target <url>', "base URL to replay against (default: the report's target)")
   .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable)')
   .option('--spec <file>', "an OpenAPI document (default: the bundled one of the report's version)")
-  .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
+  .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
   .action(async (report: string, opts) => {
     const { replayReport } = await import('./replay.js');
     const outcome = await replayReport({ report, target: opts.target, config: opts.config, spec: opts.spec, timeoutMs: opts.timeout });
@@ -121,14 +121,14 @@ program
   .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable), fixtures, pacing')
   .option('--adapter <file>', 'target adapter: a module exporting createAdapter(target), or "reference" for a reference started with `conformance serve` (also reset before every sequence)')
   .option('--families <names>', 'families to compare, comma-separated (orders, seats, product-benefits, customers, files)', list)
-  .option('--seed <n>', 'seed of the command sequences (printed on every run)', integer('--seed', 0))
+  .option('--seed <n>', 'seed of the command sequences (default: random, printed on every run)', integer('--seed', 0))
   .option('--path <path>', 'with --seed and one family: replay the sequence of a difference (the path it printed)')
-  .option('--runs <n>', 'command sequences per family', integer('--runs', 1))
+  .option('--runs <n>', 'command sequences per family (default: 10)', integer('--runs', 1))
   .addOption(new Option('--api-version <version>', 'version of the document and the embedded reference').choices([...API_VERSIONS]))
   .option('--spec <file>', 'an OpenAPI document (default: the bundled one)')
   .option('--reference-seed <n>', 'seed of the embedded reference\'s demo data (default 1, as `conformance serve`)', integer('--reference-seed', 0))
-  .option('--rate <n>', 'requests per second to the target (default 80, 0 = no pacing)', integer('--rate', 0))
-  .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
+  .option('--rate <n>', 'requests per second to the target, 0 = no pacing (default: 80)', integer('--rate', 0))
+  .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
   .action(async (opts) => {
     const { runDiff } = await import('./diff.js');
     const outcome = await runDiff({
@@ -155,7 +155,7 @@ program
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .addOption(new Option('--api-version <version>', 'API version to serve').choices([...API_VERSIONS]).default('2026-10'))
   // No default here: with --state the file's seed applies, and a different explicit seed is an error.
-  .option('--seed <n>', 'seed of the demo data (default 1)', integer('--seed', 0))
+  .option('--seed <n>', 'seed of the demo data (default: 1)', integer('--seed', 0))
   .option('--fault <id>', `switch on a known defect (repeatable): ${FAULTS.map((f) => f.id).join(', ')}`, list)
   .option('--rate-limit <n|off>', 'requests per second per client IP, or off', rateLimit, 100)
   .option('--no-control', 'do not serve the control API under /__control/')
