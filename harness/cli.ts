@@ -4,12 +4,16 @@
  * `runConformance`, `startReferenceServer` or `lintDocument`.
  * @see design.md, Command line
  */
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FAULTS } from '../server/faults.js';
 import { printBanner, startReferenceServer } from '../server/index.js';
 import { API_VERSIONS, specPath, type ApiVersion } from '../spec/load.js';
 import { HarnessError } from './errors.js';
 import { SUITES } from './suites.js';
+
+// `--version` prints the package's version, read from its package.json beside this folder.
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 function integer(name: string, min: number) {
   return (value: string): number => {
@@ -38,6 +42,7 @@ const list = (value: string, previous: string[] = []): string[] => [...previous,
 
 const program = new Command('conformance')
   .description('Conformance harness and reference mock server for the Commerce and Subscription Billing API')
+  .version(version, '-V, --version', 'print the version of the conformance package')
   .showHelpAfterError()
   // Commander exits 1 on a bad option by default; a harness error is exit 2 (design.md, Command line).
   .exitOverride();
@@ -45,23 +50,24 @@ const program = new Command('conformance')
 program
   .command('run')
   .description('run the conformance suites against a target (default: the embedded reference server)')
-  .option('--target <url>', 'base URL of the target; without it the reference server is started in-process')
-  .option('--spec <file>', 'an OpenAPI 3.x document to check against (default: the bundled one)')
-  .addOption(new Option('--api-version <version>', 'bundled document version').choices([...API_VERSIONS]))
+  .option('--target <url>', 'base URL of the target (default: the reference server, started in-process)')
+  .option('--spec <file>', 'an OpenAPI 3.x document to check against (default: the bundled one of --api-version)')
+  .addOption(new Option('--api-version <version>', 'bundled document version (default: "2026-10")').choices([...API_VERSIONS]))
   .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable), fixtures, pacing')
-  .option('--suites <names>', `suites to run, comma-separated (${SUITES.join(', ')})`, list)
-  .option('--checks <ids>', 'check ids to run, comma-separated', list)
-  .option('--operations <ids>', 'operationIds to run, comma-separated', list)
-  .option('--seed <n>', 'seed of the property runs (printed on every run)', integer('--seed', 0))
+  .option('--suites <names>', `suites to run, comma-separated: ${SUITES.join(', ')} (default: all)`, list)
+  .option('--checks <ids>', 'check ids to run, comma-separated (default: all)', list)
+  .option('--operations <ids>', 'operationIds to run, comma-separated (default: all)', list)
+  .option('--seed <n>', 'seed of the property runs (default: random, printed on every run)', integer('--seed', 0))
   .option('--path <path>', 'with --seed and --checks model_<family>: replay the command sequence of a model-based failure (the path it printed)')
   .option('--runs <n>', 'generated cases per operation and check', integer('--runs', 1), 50)
-  .option('--rate <n>', 'requests per second to a remote target (default 80, 0 = no pacing)', integer('--rate', 0))
+  .option('--rate <n>', 'requests per second to a remote target, 0 = no pacing (default: 80; the embedded reference is not paced)', integer('--rate', 0))
   .option('--read-only', 'send no request that may change state')
   .option('--rate-limit-check', "send a remote target the rate-limit burst (over twice the API's 100 requests per second from one address, unpaced), then wait it out; the embedded reference always gets it")
-  .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
-  .option('--reporter <names>', 'console, json, junit, html (comma-separated or repeated)', list)
+  .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
+  .option('--reporter <names>', 'console, json, junit, html (comma-separated or repeated; default: console,junit)', list)
   .option('--min-coverage <percent>', 'exit 1 when spec coverage (operations, status codes or parameters) is below this percentage', percent)
   .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
+  .option('--verbose', 'list every not-applicable and skipped cell on the console, not only the counts per reason')
   .option('--fault <id>', 'switch on a fault of the embedded reference (repeatable)', list)
   .option('--baseline <file>', 'accepted deviations: {"accepted":[{"checkId","operationId"?,"kind"?,"reason"}]}')
   .option('--adapter <file>', 'target adapter for the stateful suites: a module exporting createAdapter(target), or "reference" for a reference server\'s control API (the embedded target has one)')
@@ -91,6 +97,7 @@ program
       faults: opts.fault,
       baseline: opts.baseline,
       adapter: opts.adapter,
+      ...(opts.verbose ? { verbose: true } : {}),
     });
     process.exitCode = outcome.exitCode;
   });
@@ -102,7 +109,7 @@ program
   .option('--target <url>', "base URL to replay against (default: the report's target)")
   .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable)')
   .option('--spec <file>', "an OpenAPI document (default: the bundled one of the report's version)")
-  .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
+  .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
   .action(async (report: string, opts) => {
     const { replayReport } = await import('./replay.js');
     const outcome = await replayReport({ report, target: opts.target, config: opts.config, spec: opts.spec, timeoutMs: opts.timeout });
@@ -116,14 +123,14 @@ program
   .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable), fixtures, pacing')
   .option('--adapter <file>', 'target adapter: a module exporting createAdapter(target), or "reference" for a reference started with `conformance serve` (also reset before every sequence)')
   .option('--families <names>', 'families to compare, comma-separated (orders, seats, product-benefits, customers, files)', list)
-  .option('--seed <n>', 'seed of the command sequences (printed on every run)', integer('--seed', 0))
+  .option('--seed <n>', 'seed of the command sequences (default: random, printed on every run)', integer('--seed', 0))
   .option('--path <path>', 'with --seed and one family: replay the sequence of a difference (the path it printed)')
-  .option('--runs <n>', 'command sequences per family', integer('--runs', 1))
+  .option('--runs <n>', 'command sequences per family (default: 10)', integer('--runs', 1))
   .addOption(new Option('--api-version <version>', 'version of the document and the embedded reference').choices([...API_VERSIONS]))
   .option('--spec <file>', 'an OpenAPI document (default: the bundled one)')
   .option('--reference-seed <n>', 'seed of the embedded reference\'s demo data (default 1, as `conformance serve`)', integer('--reference-seed', 0))
-  .option('--rate <n>', 'requests per second to the target (default 80, 0 = no pacing)', integer('--rate', 0))
-  .option('--timeout <ms>', 'timeout of every request in milliseconds', integer('--timeout', 1))
+  .option('--rate <n>', 'requests per second to the target, 0 = no pacing (default: 80)', integer('--rate', 0))
+  .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
   .action(async (opts) => {
     const { runDiff } = await import('./diff.js');
     const outcome = await runDiff({
@@ -150,7 +157,7 @@ program
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .addOption(new Option('--api-version <version>', 'API version to serve').choices([...API_VERSIONS]).default('2026-10'))
   // No default here: with --state the file's seed applies, and a different explicit seed is an error.
-  .option('--seed <n>', 'seed of the demo data (default 1)', integer('--seed', 0))
+  .option('--seed <n>', 'seed of the demo data (default: 1)', integer('--seed', 0))
   .option('--fault <id>', `switch on a known defect (repeatable): ${FAULTS.map((f) => f.id).join(', ')}`, list)
   .option('--rate-limit <n|off>', 'requests per second per client IP, or off', rateLimit, 100)
   .option('--no-control', 'do not serve the control API under /__control/')

@@ -97,6 +97,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Stream of the console reporter; default stdout. */
   out?: NodeJS.WritableStream;
+  /** `--verbose`: the console lists every not-applicable and skipped cell, not only counts per reason. */
+  verbose?: boolean;
   color?: boolean;
 }
 
@@ -233,6 +235,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}),
       ...(options.out ? { out: options.out } : {}),
       ...(options.color !== undefined ? { color: options.color } : {}),
+      ...(options.verbose !== undefined ? { verbose: options.verbose } : {}),
     });
     let interruptedBy: InterruptSignal | undefined;
     try {

@@ -1,8 +1,10 @@
 /**
  * The HTML reporter: the whole run as one self-contained page for people (QA, a CI artifact to
- * open in a browser). Header with the verdict, the operation x check matrix, spec coverage,
- * transition coverage (when stateful scenarios ran), failures grouped by check with their
- * reproducers, skipped cells, harness errors.
+ * open in a browser). A compact header with the verdict, the counts and a filter (by status,
+ * check and operation); then what needs action first: the failures grouped by operation with
+ * their reproducers, and the harness errors; then the operation x check matrix (sticky row and
+ * column headers inside its own scroll box), spec coverage, transition coverage (when stateful
+ * scenarios ran), accepted deviations, and the skipped and not-applicable cells, each collapsed.
  *
  * Self-contained: inline CSS and one small inline script (the copy buttons), no URL of any kind
  * (no CDN, no web fonts, no images to fetch), and a Content-Security-Policy that forbids loading
@@ -14,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import pkg from '../package.json' with { type: 'json' };
 import { transitionCoverage, type MachineCoverage, type TransitionCoverage } from '../checks/stateful/transitions.js';
-import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse } from '../harness/types.js';
+import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse, SkipKind } from '../harness/types.js';
 import { COVERAGE_MEASURES, describeShortfall, formatPercent, type Coverage, type CoverageMeasure, type OperationCoverage } from './coverage.js';
 import { formatDuration, groupFailures, plural, truncate } from './format.js';
 import { redactHeaders } from './json.js';
@@ -53,7 +55,8 @@ const MAX_ERROR_PLACES = 5;
 export function renderHtml(results: RunResults, info: ReportInfo, coverage?: Coverage): string {
   const matrix = buildMatrix(results.cells);
   const failures = planFailures(results.cells, matrix);
-  const skips = planSkips(results.cells);
+  const skips = planSkips(results.cells, 'skipped', 'skip');
+  const notApplicable = planSkips(results.cells, 'not_applicable', 'na');
   const verdict = verdictOf(results, coverage);
   const title = info.title ?? DEFAULT_TITLE;
   const transitions = transitionCoverage(results.cells);
@@ -68,15 +71,16 @@ export function renderHtml(results: RunResults, info: ReportInfo, coverage?: Cov
 <style>${raw(STYLE)}</style>
 </head>
 <body>
-${renderHeader(results, info, verdict, title, transitions !== undefined)}
+${renderHeader(results, info, verdict, title, transitions !== undefined, matrix)}
 <main id="main">
-${renderMatrix(results.cells, matrix, failures, skips)}
+${renderFailures(failures)}
+${renderErrors(withErroredCells(results))}
+${renderMatrix(results.cells, matrix, failures, skips, notApplicable)}
 ${renderCoverage(coverage)}
 ${transitions ? renderTransitions(transitions) : ''}
-${renderFailures(failures)}
 ${renderAccepted(results.cells)}
 ${renderSkipped(skips)}
-${renderErrors(results.errors)}
+${renderNotApplicable(notApplicable)}
 </main>
 <footer><p>Written by ${pkg.name} ${pkg.version}. This file is self-contained: it loads nothing from the network.</p></footer>
 <script>${raw(SCRIPT)}</script>
@@ -167,15 +171,18 @@ function verdictOf(results: RunResults, coverage: Coverage | undefined): Verdict
   return { label: 'Conformant', tone: 'pass', symbol: '✓', reasons };
 }
 
-function renderHeader(results: RunResults, info: ReportInfo, verdict: VerdictView, title: string, hasTransitions: boolean): Html {
+function renderHeader(results: RunResults, info: ReportInfo, verdict: VerdictView, title: string, hasTransitions: boolean, matrix: Matrix): Html {
   const summary = summarize(results);
   const started = info.startedAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
   const counts: [string, number, string, string][] = [
     ['passed', summary.passed, HTML_STATUS_SYMBOLS.passed, 'passed'],
     ['failed', summary.failed, HTML_STATUS_SYMBOLS.failed, 'failed'],
+    ['errored', summary.errored, HTML_STATUS_SYMBOLS.errored, 'errored'],
     ['skipped', summary.skipped, HTML_STATUS_SYMBOLS.skipped, 'skipped'],
+    ['not-applicable', summary.not_applicable, HTML_STATUS_SYMBOLS.not_applicable, 'not applicable'],
     ['errors', summary.errors, '!', summary.errors === 1 ? 'harness error' : 'harness errors'],
   ];
+  const missing = (['role', 'fixture', 'adapter', 'option', 'unknown'] as const).filter((kind) => summary.skippedBy[kind] > 0).map((kind) => `${summary.skippedBy[kind]} ${kind === 'unknown' ? 'other' : kind}`);
   return html`<header class="top">
 <h1>${title}</h1>
 <p id="verdict" class="verdict verdict-${verdict.tone}"><span class="verdict-symbol" aria-hidden="true">${verdict.symbol}</span> <span class="verdict-label">${verdict.label}</span></p>
@@ -190,7 +197,16 @@ function renderHeader(results: RunResults, info: ReportInfo, verdict: VerdictVie
 <ul class="counts" aria-label="Cells by outcome">${counts.map(
     ([name, count, symbol, label]) => html`<li class="count count-${name}${count > 0 ? '' : ' count-zero'}"><span class="count-number">${count}</span> <span aria-hidden="true">${symbol}</span> ${label}</li>`,
   )}</ul>
-<nav aria-label="Sections"><a href="#matrix">Matrix</a> <a href="#coverage">Coverage</a> ${hasTransitions ? html`<a href="#transitions">Transitions</a> ` : ''}<a href="#failures">Failures</a> <a href="#skipped">Skipped</a> <a href="#errors">Errors</a></nav>
+${missing.length > 0 ? html`<p class="missing">Skipped cells could run with what the run lacks: ${missing.join(', ')} (<a href="#skipped">the fixes</a>).</p>` : ''}
+<div class="tools">
+<nav aria-label="Sections"><a href="#failures">Failures</a> <a href="#errors">Errors</a> <a href="#matrix">Matrix</a> <a href="#coverage">Coverage</a> ${hasTransitions ? html`<a href="#transitions">Transitions</a> ` : ''}<a href="#skipped">Skipped</a> <a href="#not-applicable">Not applicable</a></nav>
+<div id="filter" class="filter" aria-label="Filter the failures and the matrix" role="search">
+<label>Status <select id="filter-status"><option value="">any</option>${(['failed', 'errored', 'passed', 'skipped', 'not_applicable'] as const).map((status) => html`<option value="${status}">${status.replace('_', ' ')}</option>`)}</select></label>
+<label>Check <select id="filter-check"><option value="">any</option>${matrix.checks.map((checkId) => html`<option value="${checkId}">${checkId}</option>`)}</select></label>
+<label>Operation <input id="filter-operation" type="search" placeholder="part of an operationId" autocomplete="off"></label>
+<span id="filter-count" class="muted" role="status" aria-live="polite"></span>
+</div>
+</div>
 </header>`;
 }
 
@@ -207,8 +223,8 @@ interface FailureEntry {
 }
 
 interface FailurePlan {
-  /** Check id to its entries, in matrix column order. */
-  byCheck: Map<string, FailureEntry[]>;
+  /** Operation id to its entries, operations in matrix row order, entries in check column order. */
+  byOperation: Map<string, FailureEntry[]>;
   /** `operationId\0checkId` to the id of the first entry of that pair, the target of the matrix link. */
   anchorOf: Map<string, string>;
 }
@@ -218,55 +234,66 @@ function pairKey(operationId: string, checkId: string): string {
 }
 
 function planFailures(cells: readonly CellMeta[], matrix: Matrix): FailurePlan {
-  const byCheck = new Map<string, FailureEntry[]>();
+  const byOperation = new Map<string, FailureEntry[]>();
   const anchorOf = new Map<string, string>();
   let next = 1;
-  for (const checkId of matrix.checks) {
-    const failed = cells.filter((cell) => cell.checkId === checkId && cell.status === 'failed');
+  for (const operationId of matrix.operations) {
+    const failed = cells.filter((cell) => cell.operationId === operationId && cell.status === 'failed');
     if (failed.length === 0) continue;
-    const entries: FailureEntry[] = groupFailures(failed).map(({ first, count }) => ({ id: '', checkId, operationId: first.operationId, first, count }));
-    const bare = failed.filter((cell) => cell.failures.length === 0);
-    for (const cell of bare) {
-      if (!entries.some((entry) => !entry.first && entry.operationId === cell.operationId)) entries.push({ id: '', checkId, operationId: cell.operationId, count: 1 });
+    const entries: FailureEntry[] = groupFailures(failed).map(({ first, count }) => ({ id: '', checkId: first.checkId, operationId, first, count }));
+    for (const cell of failed.filter((candidate) => candidate.failures.length === 0)) {
+      if (!entries.some((entry) => !entry.first && entry.checkId === cell.checkId)) entries.push({ id: '', checkId: cell.checkId, operationId, count: 1 });
     }
-    // Entries of one operation stay together, operations in matrix row order.
-    entries.sort((a, b) => matrix.operations.indexOf(a.operationId) - matrix.operations.indexOf(b.operationId));
+    // Entries of one check stay together, checks in matrix column order.
+    entries.sort((a, b) => matrix.checks.indexOf(a.checkId) - matrix.checks.indexOf(b.checkId));
     for (const entry of entries) {
       entry.id = `failure-${next++}`;
-      const key = pairKey(entry.operationId, checkId);
+      const key = pairKey(operationId, entry.checkId);
       if (!anchorOf.has(key)) anchorOf.set(key, entry.id);
     }
-    byCheck.set(checkId, entries);
+    byOperation.set(operationId, entries);
   }
-  return { byCheck, anchorOf };
+  return { byOperation, anchorOf };
 }
 
 interface SkipPlan {
-  /** Reason to its anchor id and operations with their check ids, in first-seen order. */
-  reasons: { id: string; reason: string; count: number; byOperation: Map<string, string[]> }[];
+  /**
+   * Reason to its anchor id, what is missing and how to provide it (skipped cells), and the
+   * operations with their check ids; the commonest reason first, ties in first-seen order.
+   */
+  reasons: { id: string; reason: string; count: number; kind?: SkipKind; fixes: string[]; byOperation: Map<string, string[]> }[];
   /** `operationId\0checkId` to the anchor of the pair's first skip reason. */
   anchorOf: Map<string, string>;
 }
 
-function planSkips(cells: readonly CellMeta[]): SkipPlan {
-  const reasons: SkipPlan['reasons'] = [];
-  const anchorOf = new Map<string, string>();
+function planSkips(cells: readonly CellMeta[], status: 'skipped' | 'not_applicable', prefix: string): SkipPlan {
+  const found: SkipPlan['reasons'] = [];
   for (const cell of cells) {
-    if (cell.status !== 'skipped') continue;
+    if (cell.status !== status) continue;
     const reason = cell.skipReason ?? 'no reason given';
-    let entry = reasons.find((candidate) => candidate.reason === reason);
-    if (!entry) reasons.push((entry = { id: `skip-${reasons.length + 1}`, reason, count: 0, byOperation: new Map() }));
+    let entry = found.find((candidate) => candidate.reason === reason);
+    if (!entry) found.push((entry = { id: '', reason, count: 0, ...(cell.skipKind ? { kind: cell.skipKind } : {}), fixes: [], byOperation: new Map() }));
     entry.count += 1;
+    if (cell.fix && !entry.fixes.includes(cell.fix)) entry.fixes.push(cell.fix);
     const checks = entry.byOperation.get(cell.operationId) ?? [];
     if (!checks.includes(cell.checkId)) checks.push(cell.checkId);
     entry.byOperation.set(cell.operationId, checks);
-    const key = pairKey(cell.operationId, cell.checkId);
-    if (!anchorOf.has(key)) anchorOf.set(key, entry.id);
+  }
+  // Array.prototype.sort is stable: equal counts keep their first-seen order.
+  const reasons = found.sort((a, b) => b.count - a.count).map((entry, index) => ({ ...entry, id: `${prefix}-${index + 1}` }));
+  const anchorOf = new Map<string, string>();
+  for (const entry of reasons) {
+    for (const [operationId, checks] of entry.byOperation) {
+      for (const checkId of checks) {
+        const key = pairKey(operationId, checkId);
+        if (!anchorOf.has(key)) anchorOf.set(key, entry.id);
+      }
+    }
   }
   return { reasons, anchorOf };
 }
 
-function renderMatrix(cells: readonly CellMeta[], matrix: Matrix, failures: FailurePlan, skips: SkipPlan): Html {
+function renderMatrix(cells: readonly CellMeta[], matrix: Matrix, failures: FailurePlan, skips: SkipPlan, notApplicable: SkipPlan): Html {
   const heading = html`<h2 id="matrix-title">Operation × check matrix</h2>`;
   if (matrix.operations.length === 0) {
     return html`<section id="matrix" aria-labelledby="matrix-title">${heading}<p class="empty">No cells were recorded.</p></section>`;
@@ -279,7 +306,9 @@ function renderMatrix(cells: readonly CellMeta[], matrix: Matrix, failures: Fail
   const legend = html`<ul class="legend" aria-label="Legend">
 <li><span class="cell-sample passed" aria-hidden="true">${HTML_STATUS_SYMBOLS.passed}</span> passed</li>
 <li><span class="cell-sample failed" aria-hidden="true">${HTML_STATUS_SYMBOLS.failed}</span> failed (links to the failure)</li>
-<li><span class="cell-sample skipped" aria-hidden="true">${HTML_STATUS_SYMBOLS.skipped}</span> skipped (links to the reason)</li>
+<li><span class="cell-sample errored" aria-hidden="true">${HTML_STATUS_SYMBOLS.errored}</span> errored (links to the error)</li>
+<li><span class="cell-sample skipped" aria-hidden="true">${HTML_STATUS_SYMBOLS.skipped}</span> skipped: could run, something is missing (links to the fix)</li>
+<li><span class="cell-sample not_applicable" aria-hidden="true">${HTML_STATUS_SYMBOLS.not_applicable}</span> not applicable (links to the reason)</li>
 <li><span class="cell-sample none" aria-hidden="true"></span> not run</li>
 </ul>`;
   const rows = matrix.operations.map((operationId, row) => {
@@ -287,27 +316,35 @@ function renderMatrix(cells: readonly CellMeta[], matrix: Matrix, failures: Fail
       const status = matrix.statuses[row]?.[column];
       const key = pairKey(operationId, checkId);
       const own = pairs.get(key) ?? [];
-      if (status === undefined) return html`<td class="cell none"><span class="vh">not run</span></td>`;
+      if (status === undefined) return html`<td class="cell none" data-check="${checkId}"><span class="vh">not run</span></td>`;
       const symbol = html`<span aria-hidden="true">${HTML_STATUS_SYMBOLS[status]}</span>`;
       if (status === 'failed') {
         const count = own.reduce((sum, cell) => sum + cell.failures.length, 0);
         const label = `${checkId} on ${operationId} failed${count > 0 ? ` (${plural(count, 'failure')})` : ''}: see the failure`;
-        return html`<td class="cell failed"><a href="#${failures.anchorOf.get(key) ?? 'failures'}" title="${label}">${symbol}<span class="vh">failed, see the failure</span></a></td>`;
+        return html`<td class="cell failed" data-check="${checkId}" data-status="failed"><a href="#${failures.anchorOf.get(key) ?? 'failures'}" title="${label}">${symbol}<span class="vh">failed, see the failure</span></a></td>`;
       }
-      if (status === 'skipped') {
-        const reason = own.find((cell) => cell.status === 'skipped')?.skipReason ?? 'no reason given';
-        return html`<td class="cell skipped"><a href="#${skips.anchorOf.get(key) ?? 'skipped'}" title="${`skipped: ${reason}`}">${symbol}<span class="vh">skipped: ${reason}</span></a></td>`;
+      if (status === 'errored') {
+        const error = own.find((cell) => cell.status === 'errored')?.error;
+        const label = `errored: ${error ? `${error.code}: ${error.message}` : 'no reason given'}`;
+        return html`<td class="cell errored" data-check="${checkId}" data-status="errored"><a href="#errors" title="${label}">${symbol}<span class="vh">${label}</span></a></td>`;
+      }
+      if (status === 'skipped' || status === 'not_applicable') {
+        const reason = own.find((cell) => cell.status === status)?.skipReason ?? 'no reason given';
+        const plan = status === 'skipped' ? skips : notApplicable;
+        const label = `${status === 'skipped' ? 'skipped' : 'not applicable'}: ${reason}`;
+        const section = status === 'skipped' ? 'skipped' : 'not-applicable';
+        return html`<td class="cell ${status}" data-check="${checkId}" data-status="${status}"><a href="#${plan.anchorOf.get(key) ?? section}" title="${label}">${symbol}<span class="vh">${label}</span></a></td>`;
       }
       const cases = own.reduce((sum, cell) => sum + cell.cases, 0);
-      return html`<td class="cell passed" title="${`passed (${plural(cases, 'case')})`}">${symbol}<span class="vh">passed</span></td>`;
+      return html`<td class="cell passed" data-check="${checkId}" data-status="passed" title="${`passed (${plural(cases, 'case')})`}">${symbol}<span class="vh">passed</span></td>`;
     });
-    return html`<tr><th scope="row">${operationId}</th>${tds}</tr>`;
+    return html`<tr data-operation="${operationId}"><th scope="row">${operationId}</th>${tds}</tr>`;
   });
   return html`<section id="matrix" aria-labelledby="matrix-title">
 ${heading}
 <p>The outcome of each check (column) on each operation (row): ${plural(matrix.operations.length, 'operation')}, ${plural(matrix.checks.length, 'check')}.</p>
 ${legend}
-<div class="scroll">
+<div class="scroll matrix-box">
 <table class="matrix">
 <caption class="vh">Outcome of each check on each operation</caption>
 <thead><tr><th scope="col" class="corner">Operation</th>${matrix.checks.map((checkId) => html`<th scope="col" class="check"><span>${checkId}</span></th>`)}</tr></thead>
@@ -424,21 +461,21 @@ function renderMachineCoverage(machine: MachineCoverage): Html {
 
 function renderFailures(plan: FailurePlan): Html {
   const heading = html`<h2 id="failures-title">Failures</h2>`;
-  if (plan.byCheck.size === 0) {
+  if (plan.byOperation.size === 0) {
     return html`<section id="failures" aria-labelledby="failures-title">${heading}<p class="empty">No check failed.</p></section>`;
   }
   let groupIndex = 0;
-  const groups = [...plan.byCheck].map(([checkId, entries]) => {
-    const id = `check-${++groupIndex}`;
+  const groups = [...plan.byOperation].map(([operationId, entries]) => {
+    const id = `operation-${++groupIndex}`;
     const occurrences = entries.reduce((sum, entry) => sum + entry.count, 0);
-    return html`<section class="check-group" id="${id}" aria-labelledby="${id}-title">
-<h3 id="${id}-title"><code>${checkId}</code> <span class="muted">${plural(entries.length, 'distinct failure')}, ${plural(occurrences, 'occurrence')}</span></h3>
+    return html`<section class="operation-group" id="${id}" aria-labelledby="${id}-title" data-operation="${operationId}">
+<h3 id="${id}-title"><code>${operationId}</code> <span class="muted">${plural(entries.length, 'distinct failure')}, ${plural(occurrences, 'occurrence')}</span></h3>
 ${entries.map(renderFailure)}
 </section>`;
   });
   return html`<section id="failures" aria-labelledby="failures-title">
 ${heading}
-<p>Grouped by check; a failure that recurred with the same check, operation and kind is shown once with its count.</p>
+<p class="intro">Grouped by operation; a failure that recurred with the same check, operation and kind is shown once with its count.</p>
 ${groups}
 </section>`;
 }
@@ -446,8 +483,8 @@ ${groups}
 function renderFailure(entry: FailureEntry): Html {
   const { first } = entry;
   if (!first) {
-    return html`<article class="failure" id="${entry.id}" aria-labelledby="${entry.id}-title">
-<h4 id="${entry.id}-title"><code>${entry.operationId}</code> — failed without recorded failures</h4>
+    return html`<article class="failure" id="${entry.id}" aria-labelledby="${entry.id}-title" data-check="${entry.checkId}">
+<h4 id="${entry.id}-title"><code>${entry.checkId}</code> — failed without recorded failures</h4>
 <p class="message">The suite marked ${entry.checkId} on ${entry.operationId} failed but recorded no failure to show or reproduce.</p>
 </article>`;
   }
@@ -458,8 +495,8 @@ function renderFailure(entry: FailureEntry): Html {
   const answer = first.response
     ? html`${first.response.status} in ${Math.round(first.response.elapsedMs)} ms`
     : html`no response`;
-  return html`<article class="failure" id="${entry.id}" aria-labelledby="${entry.id}-title">
-<h4 id="${entry.id}-title"><code>${first.operationId}</code> — ${first.title}${times}</h4>
+  return html`<article class="failure" id="${entry.id}" aria-labelledby="${entry.id}-title" data-check="${first.checkId}">
+<h4 id="${entry.id}-title"><code>${first.checkId}</code> — ${first.title}${times}</h4>
 <p class="meta"><span class="severity severity-${first.severity}">${first.severity}</span> · kind <code>${first.kind}</code> · rule <code>${first.rule}</code> · case <code>${first.caseId}</code></p>
 <p class="message">${first.message}</p>
 ${values.length > 0 ? html`<dl class="values">${values}</dl>` : ''}
@@ -498,19 +535,49 @@ function renderAccepted(cells: readonly CellMeta[]): Html {
 function renderSkipped(plan: SkipPlan): Html {
   const heading = html`<h2 id="skipped-title">Skipped cells</h2>`;
   if (plan.reasons.length === 0) {
-    return html`<section id="skipped" aria-labelledby="skipped-title">${heading}<p class="empty">No cell was skipped.</p></section>`;
+    return html`<section id="skipped" aria-labelledby="skipped-title">${heading}<p class="empty">No cell was skipped: every check that could apply ran.</p></section>`;
   }
   const total = plan.reasons.reduce((sum, reason) => sum + reason.count, 0);
   return html`<section id="skipped" aria-labelledby="skipped-title">
 ${heading}
-<p>${plural(total, 'cell')} did not run; a skipped cell is neither passed nor failed.</p>
-<ul class="skips">
+<p>${plural(total, 'cell')} could run but did not: the run lacks a role, fixture, adapter or option. A skipped cell is neither passed nor failed; each reason says how to provide what is missing.</p>
+<details class="collapsed"><summary>${plural(plan.reasons.length, 'reason')}, ${plural(total, 'cell')}</summary>
+${renderReasons(plan)}
+</details>
+</section>`;
+}
+
+function renderNotApplicable(plan: SkipPlan): Html {
+  const heading = html`<h2 id="not-applicable-title">Not applicable</h2>`;
+  if (plan.reasons.length === 0) {
+    return html`<section id="not-applicable" aria-labelledby="not-applicable-title">${heading}<p class="empty">Every check applied to every operation it was run on.</p></section>`;
+  }
+  const total = plan.reasons.reduce((sum, reason) => sum + reason.count, 0);
+  return html`<section id="not-applicable" aria-labelledby="not-applicable-title">
+${heading}
+<p>${plural(total, 'cell')} where the check cannot apply to the operation (not a list, no such field): nothing is missing.</p>
+<details class="collapsed"><summary>${plural(plan.reasons.length, 'reason')}, ${plural(total, 'cell')}</summary>
+${renderReasons(plan)}
+</details>
+</section>`;
+}
+
+function renderReasons(plan: SkipPlan): Html {
+  return html`<ul class="skips">
 ${plan.reasons.map(
-    (reason) => html`<li id="${reason.id}"><p class="skip-reason"><span aria-hidden="true">${HTML_STATUS_SYMBOLS.skipped} </span>${reason.reason} <span class="muted">(${plural(reason.count, 'cell')})</span></p>
+    (reason) => html`<li id="${reason.id}"><p class="skip-reason">${reason.kind ? html`<span class="badge kind">${reason.kind}</span> ` : ''}${reason.reason} <span class="muted">(${plural(reason.count, 'cell')})</span></p>
+${reason.fixes.map((fix) => html`<p class="fix">Fix: <code>${fix}</code></p>`)}
 <ul>${[...reason.byOperation].map(([operationId, checks]) => html`<li><code>${operationId}</code>: ${checks.join(', ')}</li>`)}</ul></li>`,
   )}
-</ul>
-</section>`;
+</ul>`;
+}
+
+// Errored cells are harness problems inside one cell: listed with the others, by the cell's name.
+function withErroredCells(results: RunResults): HarnessProblem[] {
+  const errored = results.cells
+    .filter((cell) => cell.status === 'errored')
+    .map((cell): HarnessProblem => ({ where: `${cell.checkId} on ${cell.operationId}`, message: cell.error?.message ?? 'the cell errored without saying why', ...(cell.error ? { code: cell.error.code } : {}) }));
+  return [...results.errors, ...errored];
 }
 
 function renderErrors(errors: readonly HarnessProblem[]): Html {
@@ -543,10 +610,14 @@ ${items}
 </section>`;
 }
 
+// Short values on one line (they read best that way and keep the first failure above the fold), longer ones indented.
+const ONE_LINE_CHARS = 100;
+
 function prettyJson(value: unknown): string {
   let text: string;
   try {
-    text = JSON.stringify(value, null, 2) ?? String(value);
+    const flat = JSON.stringify(value);
+    text = flat !== undefined && flat.length <= ONE_LINE_CHARS ? flat : (JSON.stringify(value, null, 2) ?? String(value));
   } catch {
     text = String(value);
   }
@@ -561,9 +632,9 @@ const STYLE = `
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #1f2328; background: #fff; }
 header.top, main, footer { max-width: 1400px; margin: 0 auto; padding: 0 24px; }
-header.top { padding-top: 16px; padding-bottom: 8px; border-bottom: 1px solid var(--line); }
+header.top { padding-top: 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
 h1 { font-size: 20px; margin: 8px 0; color: var(--muted); font-weight: 600; }
-h2 { font-size: 22px; margin: 32px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+h2 { font-size: 22px; margin: 24px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
 h3 { font-size: 17px; margin: 24px 0 8px; }
 h4 { font-size: 16px; margin: 0 0 4px; }
 h5 { font-size: 13px; margin: 12px 0 4px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
@@ -574,8 +645,8 @@ a:focus-visible, button:focus-visible { outline: 3px solid #0969da; outline-offs
 .vh { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 .muted { color: var(--muted); font-weight: normal; }
 .empty { color: var(--muted); font-style: italic; }
-.verdict { display: inline-flex; align-items: center; gap: 12px; font-size: 34px; font-weight: 700; margin: 8px 0; padding: 8px 20px; border-radius: 8px; border: 2px solid; }
-.verdict-symbol { font-size: 38px; }
+.verdict { display: inline-flex; align-items: center; gap: 12px; font-size: 28px; font-weight: 700; margin: 4px 0; padding: 4px 16px; border-radius: 8px; border: 2px solid; }
+.verdict-symbol { font-size: 30px; }
 .verdict-pass { color: var(--pass); background: var(--pass-bg); }
 .verdict-fail { color: var(--fail); background: var(--fail-bg); }
 .verdict-error { color: var(--error); background: var(--error-bg); }
@@ -584,16 +655,31 @@ a:focus-visible, button:focus-visible { outline: 3px solid #0969da; outline-offs
 .facts div { display: flex; gap: 8px; }
 .facts dt { color: var(--muted); }
 .facts dd { margin: 0; font-weight: 600; }
-.counts { list-style: none; display: flex; flex-wrap: wrap; gap: 8px; padding: 0; margin: 12px 0; }
+.counts { list-style: none; display: flex; flex-wrap: wrap; gap: 8px; padding: 0; margin: 8px 0; }
 .count { padding: 4px 12px; border-radius: 6px; border: 1px solid var(--line); }
 .count-number { font-weight: 700; font-size: 18px; }
 .count-passed { background: var(--pass-bg); color: var(--pass); }
 .count-failed { background: var(--fail-bg); color: var(--fail); }
-.count-skipped { background: var(--skip-bg); color: var(--skip); }
+.count-skipped { background: #fff4d6; color: #6b4b00; }
+.count-errored { background: var(--error-bg); color: var(--error); }
+.count-not-applicable { background: var(--skip-bg); color: var(--skip); }
 .count-errors { background: var(--error-bg); color: var(--error); }
 .count-zero { background: #fff; color: var(--muted); }
 nav { display: flex; gap: 16px; margin: 8px 0; }
 .scroll { overflow-x: auto; }
+.matrix-box { overflow: auto; max-height: 80vh; border: 1px solid var(--line); }
+.matrix { margin: 0; }
+.matrix thead th { position: sticky; top: 0; z-index: 2; }
+.matrix th[scope="row"] { position: sticky; left: 0; z-index: 1; }
+.matrix thead th.corner { left: 0; z-index: 3; }
+.tools { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 8px 24px; }
+.filter { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 16px; margin: 4px 0; }
+.filter select, .filter input { font: inherit; font-size: 14px; padding: 2px 4px; }
+.missing { margin: 4px 0; color: #6b4b00; }
+.fix { margin: 2px 0 2px 16px; }
+.badge.kind { background: #fff4d6; color: #6b4b00; }
+.hidden-by-filter { display: none; }
+.dim-by-filter { opacity: .15; }
 table { border-collapse: collapse; margin: 8px 0; }
 caption { text-align: left; color: var(--muted); padding: 4px 0; caption-side: top; }
 th, td { border: 1px solid var(--line); padding: 4px 8px; vertical-align: top; text-align: left; }
@@ -602,12 +688,14 @@ thead th { background: var(--code-bg); }
 .matrix th.check { vertical-align: bottom; padding: 6px 2px; }
 .matrix th.check span { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; font: 12px/1.2 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .matrix th.corner { vertical-align: bottom; }
-.cell { width: 34px; min-width: 34px; text-align: center; vertical-align: middle; font-size: 18px; font-weight: 700; padding: 0; }
+.cell { width: 24px; min-width: 24px; text-align: center; vertical-align: middle; font-size: 15px; font-weight: 700; padding: 0; }
 .cell a { display: block; padding: 4px 0; text-decoration: none; color: inherit; }
 .cell a:hover { text-decoration: underline; }
 .passed { background: var(--pass-bg); color: var(--pass); }
 .failed { background: var(--fail-bg); color: var(--fail); }
-.skipped { background: var(--skip-bg); color: var(--skip); }
+.skipped { background: #fff4d6; color: #6b4b00; }
+.errored { background: var(--error-bg); color: var(--error); }
+.not_applicable { background: var(--skip-bg); color: var(--skip); }
 .none { background: #fff; }
 .legend { list-style: none; display: flex; flex-wrap: wrap; gap: 16px; padding: 0; margin: 8px 0; }
 .cell-sample { display: inline-block; width: 26px; height: 26px; line-height: 24px; text-align: center; border: 1px solid var(--line); font-weight: 700; vertical-align: middle; }
@@ -657,6 +745,44 @@ footer { color: var(--muted); font-size: 13px; margin-top: 32px; padding-bottom:
 // The copy buttons: the Clipboard API where the browser allows it (file:// pages often do not),
 // else select the command so that Ctrl+C copies it.
 const SCRIPT = `
+(function () {
+  var status = document.getElementById('filter-status');
+  var check = document.getElementById('filter-check');
+  var operation = document.getElementById('filter-operation');
+  var count = document.getElementById('filter-count');
+  if (!status || !check || !operation) return;
+  function apply() {
+    var s = status.value, c = check.value, o = operation.value.trim().toLowerCase();
+    var shown = 0;
+    document.querySelectorAll('.matrix tbody tr').forEach(function (row) {
+      var opOk = !o || (row.getAttribute('data-operation') || '').toLowerCase().indexOf(o) !== -1;
+      var any = false;
+      row.querySelectorAll('td.cell').forEach(function (cell) {
+        var ok = (!c || cell.getAttribute('data-check') === c) && (!s || cell.getAttribute('data-status') === s);
+        cell.classList.toggle('dim-by-filter', !ok);
+        if (ok && cell.hasAttribute('data-status')) any = true;
+      });
+      var visible = opOk && (any || (!s && !c));
+      row.classList.toggle('hidden-by-filter', !visible);
+      if (visible) shown += 1;
+    });
+    var failures = 0;
+    document.querySelectorAll('.operation-group').forEach(function (group) {
+      var opOk = !o || (group.getAttribute('data-operation') || '').toLowerCase().indexOf(o) !== -1;
+      var left = 0;
+      group.querySelectorAll('article.failure').forEach(function (article) {
+        var ok = opOk && (!c || article.getAttribute('data-check') === c) && (!s || s === 'failed');
+        article.classList.toggle('hidden-by-filter', !ok);
+        if (ok) left += 1;
+      });
+      group.classList.toggle('hidden-by-filter', left === 0);
+      failures += left;
+    });
+    if (count) count.textContent = (s || c || o) ? shown + ' operations, ' + failures + ' failures shown' : '';
+  }
+  [status, check].forEach(function (control) { control.addEventListener('change', apply); });
+  operation.addEventListener('input', apply);
+})();
 document.addEventListener('click', function (event) {
   var button = event.target instanceof Element ? event.target.closest('button[data-copy]') : null;
   if (!button) return;

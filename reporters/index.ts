@@ -12,7 +12,7 @@ import { JsonReporter } from './json.js';
 import { JUnitReporter } from './junit.js';
 import type { RunInfo } from './run-info.js';
 
-export { ConsoleReporter, renderConsoleReport, STATUS_SYMBOLS } from './console.js';
+export { ConsoleReporter, renderConsoleReport, renderConsoleSummary, STATUS_SYMBOLS } from './console.js';
 export type { ConsoleRenderOptions, ConsoleReporterOptions } from './console.js';
 export { JsonReporter, jsonReport, redactHeaders, renderJson } from './json.js';
 export type { JsonReport, JsonReporterOptions, ReportedCell, ReportedFailure } from './json.js';
@@ -27,7 +27,7 @@ export type { FailureGroup } from './format.js';
 export { buildMatrix, statusAt } from './matrix.js';
 export type { Matrix } from './matrix.js';
 export { collectResults, exitCodeFor, summarize } from './results.js';
-export type { ExitCode, HarnessProblem, RunResults, RunSummary } from './results.js';
+export type { ExitCode, HarnessProblem, ReportCell, RunResults, RunSummary } from './results.js';
 export { RunClock } from './run-info.js';
 export { writeReport } from './write-report.js';
 export type { ReportInfo, RunInfo } from './run-info.js';
@@ -53,17 +53,22 @@ export interface CreateReportersInfo extends RunInfo {
   out?: NodeJS.WritableStream;
   /** Force the console's colours on or off; default: on for a TTY that supports them. */
   color?: boolean;
+  /** The console lists every not-applicable and skipped cell, not only counts per reason (`--verbose`). */
+  verbose?: boolean;
 }
 
 /**
  * One reporter instance per name (`console`, `json` to `<outputDir>/report.json`, `junit` to
  * `<outputDir>/junit.xml`, `html` to `<outputDir>/report.html`), in the order given; a name given
  * twice yields one reporter. Each is given `spec` and `minCoverage` and shows coverage when `spec` is.
+ * The console reporter lists the files the others write; without `console` among non-empty
+ * `names`, a console reporter in `summary` mode is added last, so that every run prints its harness
+ * errors, its report files and the summary line with the seed. An empty `names` prints and writes nothing.
  * @throws HarnessError `CNF_ERR_CONFIG_INVALID` for a name that is not in {@link REPORTER_NAMES},
  *   or for a `minCoverage` that is not a percentage from 0 to 100
  */
 export function createReporters(names: readonly string[], info: CreateReportersInfo): Reporter[] {
-  const { outputDir, out, color, spec, minCoverage, ...rest } = info;
+  const { outputDir, out, color, verbose, spec, minCoverage, ...rest } = info;
   if (minCoverage !== undefined && !isPercent(minCoverage)) {
     throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--min-coverage must be a percentage from 0 to 100, not ${String(minCoverage)}`);
   }
@@ -76,10 +81,12 @@ export function createReporters(names: readonly string[], info: CreateReportersI
       `unknown reporter ${unknown.map((name) => `"${name}"`).join(', ')} in --reporter; known reporters: ${REPORTER_NAMES.join(', ')}`,
     );
   }
+  const reportFiles = unique.filter((name): name is keyof typeof REPORT_FILES => name in REPORT_FILES).map((name) => join(outputDir, REPORT_FILES[name]));
+  const consoleOptions = { ...run, out, color, reportFiles, ...(verbose !== undefined ? { verbose } : {}) };
   const reporters = unique.filter(isReporterName).map((name): Reporter => {
     switch (name) {
       case 'console':
-        return new ConsoleReporter({ ...run, out, color });
+        return new ConsoleReporter(consoleOptions);
       case 'json':
         return new JsonReporter({ ...run, outputFile: join(outputDir, REPORT_FILES.json) });
       case 'junit':
@@ -88,6 +95,7 @@ export function createReporters(names: readonly string[], info: CreateReportersI
         return new HtmlReporter({ ...run, outputFile: join(outputDir, REPORT_FILES.html) });
     }
   });
+  if (unique.length > 0 && !unique.includes('console')) reporters.push(new ConsoleReporter({ ...consoleOptions, mode: 'summary' }));
   return reporters;
 }
 

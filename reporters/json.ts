@@ -38,8 +38,9 @@ export interface ReportedFailure extends Omit<Failure, 'request' | 'response'> {
   response?: ReportedResponse;
 }
 
-/** A cell as reported: {@link CellMeta} with reported failures. */
+/** A cell as reported: {@link CellMeta} with reported failures and, when measured, its test's duration in milliseconds. */
 export interface ReportedCell extends Omit<CellMeta, 'failures' | 'accepted'> {
+  durationMs?: number;
   failures: ReportedFailure[];
   /** Failures the baseline accepts, redacted like failures. */
   accepted?: (ReportedFailure & { acceptedBecause: string })[];
@@ -67,7 +68,7 @@ export interface JsonReport {
    * (`order: pending→paid`) with `exercised` true when a stateful scenario saw it happen through
    * the target, the counts `exercised` and `total` of edges, and `unknown`, the edges cells
    * recorded that no transition table has (a scenario bug); `null` when no stateful scenario ran.
-   * @see ../../shared/design.md, Reference server (State machines)
+   * @see docs/design.md, Reference server (state machines)
    */
   transitions: TransitionCoverage | null;
   matrix: { operations: string[]; checks: string[]; statuses: (CellStatus | null)[][] };

@@ -1,20 +1,24 @@
 /**
  * The JUnit XML reporter, for CI systems that show test results: one `<testsuite>` per operation,
- * one `<testcase>` per cell named by check id (classname = operationId), failed cells with a
- * `<failure>` holding every failure and its reproducer, skipped cells with `<skipped message>`,
- * harness errors as `<error>` test cases in a suite named `harness`, when the document is
- * known, a suite named `coverage` with one test case per coverage measure, and, when stateful
- * scenarios ran, a suite named `transition coverage` with one test case per state-machine edge.
+ * one `<testcase>` per applicable cell (classname `conformance.<tag>`, so that Jenkins files it
+ * under the package `conformance` and the class of the operation's tag; name
+ * `<checkId> on <operationId>`), failed cells with a `<failure>` holding every failure and its
+ * reproducer, skipped cells with `<skipped message>` naming what is missing and the fix, errored
+ * cells and harness errors as `<error>`. Cells that cannot apply are not test cases: each suite
+ * counts them in a property. Coverage (spec coverage and the state-machine edges) is a set of
+ * `<properties>` of a `coverage` suite without test cases, so it never inflates the totals.
+ * Every `<testcase>` and `<testsuite>` carries `time` in seconds.
  * @see https://github.com/windyroad/JUnit-Schema (the de-facto schema; `skipped@message` as Ant
  * and Maven Surefire write it)
  */
 import { createRequire } from 'node:module';
 import type { Builder, TestCase as JUnitTestCase, TestSuite as JUnitTestSuite } from 'junit-report-builder';
-import { transitionCoverage, type TransitionCoverage } from '../checks/stateful/transitions.js';
+import { transitionCoverage } from '../checks/stateful/transitions.js';
 import type { CellMeta, Failure } from '../harness/types.js';
+import type { LoadedSpec } from '../spec/load.js';
 import { COVERAGE_MEASURES, formatCoverageTotal, type Coverage } from './coverage.js';
 import { compactJson, replayLine } from './format.js';
-import { type HarnessProblem, type RunResults } from './results.js';
+import { type HarnessProblem, type ReportCell, type RunResults } from './results.js';
 import { type ReportInfo } from './run-info.js';
 import { FileReporter, type FileReporterOptions } from './file-reporter.js';
 
@@ -25,13 +29,13 @@ const builder = createRequire(import.meta.url)('junit-report-builder') as Builde
 /** Name of the `<testsuite>` that holds the harness errors. */
 export const HARNESS_SUITE = 'harness';
 
-/** Name of the `<testsuite>` that holds the coverage measures. */
+/** Name of the `<testsuite>` that holds the coverage as properties (no test cases). */
 export const COVERAGE_SUITE = 'coverage';
 
-/** Name of the `<testsuite>` that holds the state-machine edges of the transition coverage. */
-export const TRANSITIONS_SUITE = 'transition coverage';
+/** The package part of every classname: `conformance.<tag>`. */
+export const CLASSNAME_PREFIX = 'conformance';
 
-/** The `<skipped message>` of an edge no stateful scenario saw happen. */
+/** The property value of an edge no stateful scenario saw happen. */
 export const EDGE_NOT_EXERCISED = 'not exercised by the stateful suites';
 
 /** Options of {@link JUnitReporter}: the run's info, the document for coverage, and the file to write. */
@@ -40,81 +44,115 @@ export interface JUnitReporterOptions extends FileReporterOptions {
   outputFile: string;
 }
 
+/** Options of {@link renderJUnit}. */
+export interface JUnitRenderOptions {
+  /** The operation's first tag by operationId (`products:list` → `products`), from the document. */
+  tags?: Readonly<Record<string, string>>;
+}
+
 const DEFAULT_TITLE = 'conformance';
 // Expected and actual values go into the failure text whole but on one line each, up to this size.
 const JSON_TEXT_CHARS = 2000;
 
 /**
  * Renders run results as a JUnit XML document (UTF-8, with declaration): a `<testsuites>` root
- * named by `info.title`, a `<testsuite>` per operation in matrix order with the properties
- * `target`, `spec_version` and `seed` and the run's start as `timestamp` (UTC, no zone, as the
- * schema wants), then the `harness` suite when there are errors, then, when `coverage` is given,
- * the `coverage` suite: test cases `operations`, `statuses` and `parameters` (classname
- * `coverage`) with the totals in `<system-out>`, failed (type `coverage_below_minimum`) when below
- * `--min-coverage`; then, when a cell records transitions (a stateful scenario ran), the
- * `transition coverage` suite: one test case per edge of the reference's transition tables, named
- * by the edge (`order: pending→paid`, classname the machine), passed when exercised and skipped
- * with the message {@link EDGE_NOT_EXERCISED} when not (never failed: a remote target whose
- * adapter lacks a capability legitimately skips scenarios), plus a passed test case with a
- * `<system-out>` for each recorded edge that no table has; ends with a newline.
+ * named by `info.title` with the run's `time`, a `<testsuite>` per operation in matrix order with
+ * the properties `target`, `spec_version`, `seed` and `not_applicable` (cells of the operation
+ * that cannot apply, which are not test cases), the run's start as `timestamp` (UTC, no zone, as
+ * the schema wants) and `time` (the sum of its test cases'); then the `harness` suite when there
+ * are errors; then, when `coverage` is given or a stateful scenario recorded transitions, the
+ * `coverage` suite with no test case and the properties `coverage.<measure>` (`12/20 (60.0%)`),
+ * `coverage.minimum` and `coverage.below_minimum` when `--min-coverage` was given, and one
+ * `transition.<edge>` per state-machine edge (`exercised` or {@link EDGE_NOT_EXERCISED}, never a
+ * failure: an adapter without a capability legitimately skips scenarios; `not in any transition
+ * table` for an edge the reference does not have). A test case's classname is
+ * `conformance.<tag>`: the operation's tag from `options.tags`, else the part of the operationId
+ * before `:`. `time` is in seconds with three decimals; a cell without a measured duration has 0.
  * Characters that XML 1.0 cannot carry (control characters from a misbehaving target) are dropped.
  */
-export function renderJUnit(results: RunResults, info: ReportInfo, coverage?: Coverage): string {
+export function renderJUnit(results: RunResults, info: ReportInfo, coverage?: Coverage, options: JUnitRenderOptions = {}): string {
   const report = builder.newBuilder().name(clean(info.title ?? DEFAULT_TITLE));
-  const suites = new Map<string, ReturnType<typeof report.testSuite>>();
+  const suites = new Map<string, { suite: JUnitTestSuite; ms: number; notApplicable: number; cells: ReportCell[] }>();
   // The JUnit schema's timestamp has no zone; ours is UTC (the library's Date formatting is local).
   const timestamp = info.startedAt.slice(0, 19);
 
   for (const cell of results.cells) {
-    let suite = suites.get(cell.operationId);
-    if (!suite) {
-      suite = report
-        .testSuite()
-        .name(clean(cell.operationId))
-        .timestamp(timestamp)
-        .property('target', clean(info.target))
-        .property('spec_version', clean(info.specVersion))
-        .property('seed', String(info.seed));
-      suites.set(cell.operationId, suite);
+    let entry = suites.get(cell.operationId);
+    if (!entry) {
+      entry = { suite: report.testSuite().name(clean(cell.operationId)).timestamp(timestamp), ms: 0, notApplicable: 0, cells: [] };
+      suites.set(cell.operationId, entry);
     }
-    addCell(suite.testCase(), cell);
+    entry.cells.push(cell);
+  }
+  for (const [operationId, entry] of suites) {
+    const classname = `${CLASSNAME_PREFIX}.${tagOf(operationId, options.tags)}`;
+    for (const cell of entry.cells) {
+      if (cell.status === 'not_applicable') {
+        entry.notApplicable += 1;
+        continue;
+      }
+      entry.ms += cell.durationMs ?? 0;
+      addCell(entry.suite.testCase().className(clean(classname)), cell);
+    }
+    entry.suite
+      .property('target', clean(info.target))
+      .property('spec_version', clean(info.specVersion))
+      .property('seed', String(info.seed))
+      .property('not_applicable', String(entry.notApplicable))
+      .time(seconds(entry.ms));
   }
 
   if (results.errors.length > 0) {
-    const suite = report.testSuite().name(HARNESS_SUITE).timestamp(timestamp);
+    const suite = report.testSuite().name(HARNESS_SUITE).timestamp(timestamp).time(0);
     for (const problem of results.errors) addError(suite.testCase(), problem);
   }
-  if (coverage) {
-    const suite = report.testSuite().name(COVERAGE_SUITE).timestamp(timestamp);
-    for (const measure of COVERAGE_MEASURES) {
-      const line = `${measure} ${formatCoverageTotal(coverage.totals[measure])}`;
-      const testCase = suite.testCase().className(COVERAGE_SUITE).name(measure).standardOutput(line);
-      if (coverage.belowMinimum.includes(measure)) {
-        testCase.failure(`${line} is below the minimum of ${coverage.minPercent}%`, 'coverage_below_minimum');
-      }
-    }
-  }
-  const transitions = transitionCoverage(results.cells);
-  if (transitions) addTransitions(report.testSuite().name(TRANSITIONS_SUITE).timestamp(timestamp), transitions);
-  return `${report.build()}\n`;
+  addCoverage(report, timestamp, results.cells, coverage);
+  // The builder's root has no `time` setter: the attribute goes on the root's start tag, the one `<testsuites` of the text.
+  return `${report.build().replace('<testsuites', `<testsuites time="${seconds(info.durationMs)}"`)}\n`;
 }
 
-/** Writes {@link renderJUnit} to `outputFile` at the end of the run, with coverage when `spec` is given. */
+/** Writes {@link renderJUnit} to `outputFile` at the end of the run, with coverage and tags when `spec` is given. */
 export class JUnitReporter extends FileReporter {
   constructor(options: JUnitReporterOptions) {
-    super(options, renderJUnit);
+    const tags = options.spec ? tagsOf(options.spec) : undefined;
+    super(options, (results, info, coverage) => renderJUnit(results, info, coverage, tags ? { tags } : {}));
   }
 }
 
-function addCell(testCase: JUnitTestCase, cell: CellMeta): void {
-  testCase.className(clean(cell.operationId)).name(clean(cell.checkId));
+/** The first tag of each operation of a document, by operationId; operations without a tag are left out. */
+export function tagsOf(spec: Pick<LoadedSpec, 'operations'>): Record<string, string> {
+  const tags: Record<string, string> = {};
+  for (const operation of spec.operations) {
+    const tag = operation.tags[0];
+    if (tag) tags[operation.operationId] = tag;
+  }
+  return tags;
+}
+
+// A classname segment: the tag, else the operationId's prefix; dots would add a package level.
+function tagOf(operationId: string, tags: Readonly<Record<string, string>> | undefined): string {
+  const tag = tags?.[operationId] ?? operationId.split(':')[0] ?? operationId;
+  return tag.replace(/[.\s]+/g, '_') || 'untagged';
+}
+
+function seconds(ms: number): number {
+  return Math.round(Math.max(0, ms)) / 1000;
+}
+
+function addCell(testCase: JUnitTestCase, cell: ReportCell): void {
+  testCase.name(clean(`${cell.checkId} on ${cell.operationId}`)).time(seconds(cell.durationMs ?? 0));
   if (cell.status === 'failed') {
     const first = cell.failures[0];
     testCase
       .failure(clean(first?.title ?? 'failed without recorded failures'), first ? clean(first.kind) : undefined)
       .stacktrace(clean(failureText(cell)));
   } else if (cell.status === 'skipped') {
-    skipWithMessage(testCase, clean(cell.skipReason ?? 'no reason given'));
+    const what = cell.skipKind ? `missing ${cell.skipKind}: ` : '';
+    const fix = cell.fix ? ` (fix: ${cell.fix})` : '';
+    skipWithMessage(testCase, clean(`${what}${cell.skipReason ?? 'no reason given'}${fix}`));
+  } else if (cell.status === 'errored') {
+    const error = cell.error ?? { code: 'harness_error', message: 'the cell errored without saying why' };
+    testCase.error(clean(error.message), clean(error.code), clean(`${error.code}: ${error.message}`));
   }
   // A passed cell with baseline-accepted failures says so, so an accepted deviation is never silent.
   if (cell.accepted?.length) {
@@ -122,28 +160,33 @@ function addCell(testCase: JUnitTestCase, cell: CellMeta): void {
   }
 }
 
-function addTransitions(suite: JUnitTestSuite, coverage: TransitionCoverage): void {
-  for (const machine of coverage.machines) {
-    for (const { edge, exercised } of machine.edges) {
-      const testCase = suite.testCase().className(clean(machine.machine)).name(clean(edge));
-      if (!exercised) skipWithMessage(testCase, EDGE_NOT_EXERCISED);
+// Coverage as properties of a suite without test cases: measures, the minimum, and each edge.
+function addCoverage(report: ReturnType<Builder['newBuilder']>, timestamp: string, cells: readonly CellMeta[], coverage: Coverage | undefined): void {
+  const transitions = transitionCoverage(cells);
+  if (!coverage && !transitions) return;
+  const suite = report.testSuite().name(COVERAGE_SUITE).timestamp(timestamp).time(0);
+  if (coverage) {
+    for (const measure of COVERAGE_MEASURES) suite.property(`coverage.${measure}`, formatCoverageTotal(coverage.totals[measure]));
+    if (coverage.minPercent !== undefined) {
+      suite.property('coverage.minimum', `${coverage.minPercent}%`);
+      suite.property('coverage.below_minimum', coverage.belowMinimum.join(',') || 'none');
     }
   }
-  // An edge no table has is a bug of the scenario that recorded it: shown, never marked as exercised coverage.
-  for (const edge of coverage.unknown) {
-    suite
-      .testCase()
-      .className(clean(edge.split(':')[0] ?? edge))
-      .name(clean(edge))
-      .standardOutput(clean(`${edge} was recorded by a stateful scenario but is in no transition table of the reference`));
+  if (transitions) {
+    for (const machine of transitions.machines) {
+      for (const { edge, exercised } of machine.edges) suite.property(clean(`transition.${edge}`), exercised ? 'exercised' : EDGE_NOT_EXERCISED);
+    }
+    // An edge no table has is a bug of the scenario that recorded it: shown, never counted as coverage.
+    for (const edge of transitions.unknown) suite.property(clean(`transition.${edge}`), 'recorded by a stateful scenario but in no transition table of the reference');
   }
 }
 
 function addError(testCase: JUnitTestCase, problem: HarnessProblem): void {
   const content = problem.stack ?? problem.message;
   testCase
-    .className(HARNESS_SUITE)
+    .className(`${CLASSNAME_PREFIX}.${HARNESS_SUITE}`)
     .name(clean(problem.where))
+    .time(0)
     .error(clean(problem.message), clean(problem.code ?? 'harness_error'), clean(content));
 }
 

@@ -8,7 +8,7 @@
  * @see style.md, "A failure is data"
  */
 import type { SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
-import type { CellMeta, CellStatus } from '../harness/types.js';
+import type { CellMeta, CellStatus, SkipKind } from '../harness/types.js';
 import type { Coverage } from './coverage.js';
 
 /**
@@ -26,9 +26,15 @@ export interface HarnessProblem {
   stack?: string;
 }
 
+/**
+ * A cell as the reporters see it: the {@link CellMeta} its test recorded plus how long that test
+ * ran, in milliseconds (vitest's diagnostic; absent for hand-made cells).
+ */
+export type ReportCell = CellMeta & { durationMs?: number };
+
 /** Everything a reporter needs from a finished run: cells in run order, then harness problems. */
 export interface RunResults {
-  cells: CellMeta[];
+  cells: ReportCell[];
   errors: HarnessProblem[];
 }
 
@@ -40,6 +46,8 @@ export interface RunSummary {
   skipped: number;
   not_applicable: number;
   errored: number;
+  /** `skipped` cells by what the run lacks (`CellMeta.skipKind`); `unknown` for a skipped cell that does not say. */
+  skippedBy: Record<SkipKind | 'unknown', number>;
   /** Harness problems. */
   errors: number;
   /** Failure occurrences over all failed cells (before de-duplication). */
@@ -77,7 +85,7 @@ export function collectResults(
   unhandledErrors: ReadonlyArray<SerializedError> = [],
   reason?: TestRunEndReason,
 ): RunResults {
-  const cells: CellMeta[] = [];
+  const cells: ReportCell[] = [];
   const errors: HarnessProblem[] = [];
 
   for (const testModule of testModules) {
@@ -87,7 +95,9 @@ export function collectResults(
     }
     for (const testCase of testModule.children.allTests()) {
       const outcome = classify(testCase);
-      if (outcome.cell) cells.push(outcome.cell);
+      // The test's own duration, for JUnit's `time`; a stand-in module (tests) may have no diagnostic.
+      const durationMs = testCase.diagnostic?.()?.duration;
+      if (outcome.cell) cells.push(durationMs === undefined ? outcome.cell : { ...outcome.cell, durationMs: Math.max(0, durationMs) });
       // The response checks' findings on the test's other exchanges (harness/judge.ts), each on its own operation and check.
       if (outcome.cell || testCase.result().state !== 'pending') cells.push(...(testCase.meta().judged ?? []));
       errors.push(...outcome.errors);
@@ -120,10 +130,12 @@ export function summarize(results: RunResults): RunSummary {
   const byStatus: Record<CellStatus, number> = { passed: 0, failed: 0, skipped: 0, not_applicable: 0, errored: 0 };
   const operations = new Set<string>();
   const checks = new Set<string>();
+  const skippedBy: Record<SkipKind | 'unknown', number> = { role: 0, fixture: 0, adapter: 0, option: 0, unknown: 0 };
   let failures = 0;
   let cases = 0;
   for (const cell of results.cells) {
     byStatus[cell.status] += 1;
+    if (cell.status === 'skipped') skippedBy[cell.skipKind ?? 'unknown'] += 1;
     operations.add(cell.operationId);
     checks.add(cell.checkId);
     failures += cell.failures.length;
@@ -131,6 +143,7 @@ export function summarize(results: RunResults): RunSummary {
   }
   return {
     ...byStatus,
+    skippedBy,
     errors: results.errors.length,
     failures,
     operations: operations.size,

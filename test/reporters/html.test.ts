@@ -25,6 +25,7 @@ const RESULTS: RunResults = {
     cell('products:list', 'response_schema_conformance', { observed: { statuses: [200], parameters: ['query:page'] } }),
     skipped('orders:update', 'status_code_conformance', 'unsafe method: valid cases belong to the stateful suites'),
     cell('orders:update', 'content_type_conformance', { status: 'failed' }),
+    cell('orders:update', 'response_schema_conformance', { status: 'not_applicable', skipReason: 'no JSON response body', cases: 0 }),
   ],
   errors: [],
 };
@@ -93,7 +94,7 @@ describe('renderHtml', () => {
     for (const field of ['op', 'check', 'other', 'kind', 'title', 'message', 'second', 'rule', 'case', 'reason', 'where', 'CODE', 'stack', 'http://t/', "curl '", 'x', 'v']) {
       expect(page, field).toContain(escapeHtml(`${field}${evil}`));
     }
-    expect(page).toContain(`&quot;evil&quot;: &quot;\\&quot;&gt;&lt;img`); // expected, as pretty JSON
+    expect(page).toContain(`{&quot;evil&quot;:&quot;\\&quot;&gt;&lt;img`); // expected, as one-line JSON
   });
 
   test('is self-contained: no URL to fetch, one inline script allowed by its hash, nothing else', () => {
@@ -121,18 +122,52 @@ describe('renderHtml', () => {
     for (const target of targets) expect(ids, target).toContain(target);
   });
 
-  test('a failed cell links to its failure; a failed cell without failures to its own entry; a skipped one to its reason', () => {
+  test('a failed cell links to its failure; a failed cell without failures to its own entry; skipped and not-applicable ones to their reasons', () => {
     const page = renderHtml(RESULTS, INFO);
-    const links = [...page.matchAll(/<td class="cell (failed|skipped)"><a href="#([^"]+)"/g)].map((match) => [match[1], match[2]]);
+    const links = [...page.matchAll(/<td class="cell (failed|skipped|not_applicable)"[^>]*><a href="#([^"]+)"/g)].map((match) => [match[1], match[2]]);
     // Rows alphabetical (orders:update first), columns in registry order (status_code_conformance first).
     expect(links).toEqual([
       ['skipped', 'skip-1'],
-      ['failed', 'failure-2'],
       ['failed', 'failure-1'],
+      ['not_applicable', 'na-1'],
+      ['failed', 'failure-2'],
     ]);
-    expect(page).toMatch(/<article class="failure" id="failure-1"[^>]*>\s*<h4[^>]*><code>products:list<\/code> — Undocumented HTTP status code<\/h4>/);
-    expect(page).toMatch(/<article class="failure" id="failure-2"[^>]*>\s*<h4[^>]*><code>orders:update<\/code> — failed without recorded failures<\/h4>/);
-    expect(page).toContain('<li id="skip-1"><p class="skip-reason"><span aria-hidden="true">– </span>unsafe method: valid cases belong to the stateful suites <span class="muted">(1 cell)</span></p>');
+    // Failures grouped by operation, in matrix row order; each entry headed by its check.
+    expect(page).toMatch(/<section class="operation-group" id="operation-1"[^>]*>\s*<h3[^>]*><code>orders:update<\/code>[\s\S]*?<article class="failure" id="failure-1"[^>]*>\s*<h4[^>]*><code>content_type_conformance<\/code> — failed without recorded failures<\/h4>/);
+    expect(page).toMatch(/<section class="operation-group" id="operation-2"[^>]*>\s*<h3[^>]*><code>products:list<\/code>[\s\S]*?<article class="failure" id="failure-2"[^>]*>\s*<h4[^>]*><code>status_code_conformance<\/code> — Undocumented HTTP status code<\/h4>/);
+    expect(page).toContain('<li id="skip-1"><p class="skip-reason">unsafe method: valid cases belong to the stateful suites <span class="muted">(1 cell)</span></p>');
+    expect(page).toContain('<li id="na-1"><p class="skip-reason">no JSON response body <span class="muted">(1 cell)</span></p>');
+  });
+
+  test('failures come first, then errors, the matrix, and the skipped and not-applicable cells collapsed last', () => {
+    const page = renderHtml(RESULTS, INFO);
+    const order = ['<section id="failures"', '<section id="errors"', '<section id="matrix"', '<section id="coverage"', '<section id="skipped"', '<section id="not-applicable"'].map((start) => page.indexOf(start));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(/<section id="skipped"[\s\S]*?<\/section>/.exec(page)?.[0]).toContain('<details class="collapsed"><summary>1 reason, 1 cell</summary>');
+    expect(/<section id="not-applicable"[\s\S]*?<\/section>/.exec(page)?.[0]).toContain('<details class="collapsed"><summary>1 reason, 1 cell</summary>');
+  });
+
+  test('a skipped cell names what is missing and the fix; the header counts them apart from not-applicable ones', () => {
+    const cells = [...RESULTS.cells, cell('refunds:list', 'tenant_isolation', { status: 'skipped', skipReason: 'needs role other_org', skipKind: 'role', fix: 'export CONFORMANCE_OTHER_ORG_TOKEN=…', cases: 0 })];
+    const page = renderHtml({ cells, errors: [] }, INFO);
+    expect(page).toContain('<span class="badge kind">role</span> needs role other_org <span class="muted">(1 cell)</span></p>\n<p class="fix">Fix: <code>export CONFORMANCE_OTHER_ORG_TOKEN=…</code></p>');
+    expect(page).toContain('Skipped cells could run with what the run lacks: 1 role, 1 other');
+    expect(page).toMatch(/<li class="count count-skipped"><span class="count-number">2<\/span>.*skipped<\/li><li class="count count-not-applicable"><span class="count-number">1<\/span>.*not applicable<\/li>/);
+  });
+
+  test('an errored cell is shown in the matrix and listed with the harness errors', () => {
+    const cells = [...RESULTS.cells, cell('refunds:list', 'tenant_isolation', { status: 'errored', error: { code: 'CNF_ERR_ADAPTER', message: 'no refund' }, cases: 0 })];
+    const page = renderHtml({ cells, errors: [] }, INFO);
+    expect(page).toContain('<td class="cell errored" data-check="tenant_isolation" data-status="errored"><a href="#errors" title="errored: CNF_ERR_ADAPTER: no refund">');
+    expect(page).toMatch(/<h3><span aria-hidden="true">! <\/span><code>CNF_ERR_ADAPTER<\/code>: no refund<\/h3>\s*<p class="muted">in tenant_isolation on refunds:list<\/p>/);
+  });
+
+  test('the filter lists every check of the matrix and every status', () => {
+    const page = renderHtml(RESULTS, INFO);
+    const filter = /<div id="filter"[\s\S]*?<\/div>/.exec(page)?.[0] ?? '';
+    expect([...filter.matchAll(/<option value="([^"]*)">/g)].map((m) => m[1])).toEqual(['', 'failed', 'errored', 'passed', 'skipped', 'not_applicable', '', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance']);
+    expect(filter).toContain('<input id="filter-operation" type="search"');
   });
 
   test('accessible structure: lang, title, real table headers, symbols beside colours', () => {
@@ -144,17 +179,17 @@ describe('renderHtml', () => {
       'status_code_conformance', 'content_type_conformance', 'response_schema_conformance',
     ]);
     expect([...matrix.matchAll(/<th scope="row">([^<]+)<\/th>/g)].map((m) => m[1])).toEqual(['orders:update', 'products:list']);
-    expect(matrix).toContain('<td class="cell passed" title="passed (10 cases)"><span aria-hidden="true">✓</span><span class="vh">passed</span></td>');
-    expect(matrix).toContain('<td class="cell none"><span class="vh">not run</span></td>');
+    expect(matrix).toContain('<td class="cell passed" data-check="response_schema_conformance" data-status="passed" title="passed (10 cases)"><span aria-hidden="true">✓</span><span class="vh">passed</span></td>');
+    expect(matrix).toContain('<td class="cell none" data-check="content_type_conformance"><span class="vh">not run</span></td>');
   });
 
   test('the failure shows message, expected, actual, the reproducer with a copy button, seed and replay path', () => {
     const page = renderHtml(RESULTS, INFO);
-    const [article] = elements(page, 'article');
+    const article = elements(page, 'article')[1];
     expect(article).toContain('<p class="message">The body was &lt;script&gt;alert(1)&lt;/script&gt;.</p>');
-    expect(article).toContain('<dt>Expected</dt><dd><pre>[\n  200,\n  401,\n  422\n]</pre></dd><dt>Actual</dt><dd><pre>500</pre></dd>');
-    expect(article).toContain(`<pre id="failure-1-curl" class="curl"><code>curl -X GET &#39;http://127.0.0.1:4010/v1/products/?limit=101&#39; -H &quot;Authorization: Bearer $CNF_ADMIN_TOKEN&quot;</code></pre>`);
-    expect(article).toContain('<button type="button" class="copy" data-copy="failure-1-curl"');
+    expect(article).toContain('<dt>Expected</dt><dd><pre>[200,401,422]</pre></dd><dt>Actual</dt><dd><pre>500</pre></dd>');
+    expect(article).toContain(`<pre id="failure-2-curl" class="curl"><code>curl -X GET &#39;http://127.0.0.1:4010/v1/products/?limit=101&#39; -H &quot;Authorization: Bearer $CNF_ADMIN_TOKEN&quot;</code></pre>`);
+    expect(article).toContain('<button type="button" class="copy" data-copy="failure-2-curl"');
     expect(article).toContain('Seed <code>42</code> · replay path <code>0:1</code>');
     // The request's credentials are redacted in the details, as in report.json.
     expect(article).toContain('authorization: Bearer [redacted]');
@@ -169,7 +204,7 @@ describe('renderHtml', () => {
     ['a failed cell', { results: RESULTS, want: 'Not conformant', reason: /2 failed cells<\/a> \(1 failure\)/ }],
     ['coverage below the minimum', { results: { cells: clean, errors: [] }, minCoverage: 50, want: 'Not conformant', reason: /coverage below the minimum of 50%: operations 33\.3%, statuses 14\.2%, parameters 0\.0%/ }],
     ['a harness error', { results: { cells: clean, errors: [{ where: 'run', message: 'x' }] }, want: 'Inconclusive', reason: /1 harness error<\/a>: the harness could not check everything/ }],
-    // design.md: a harness error never hides a failure.
+    // A failure is a finding about the API whatever else went wrong (exit code 1, design.md).
     ['failures beat a harness error', { results: { cells: RESULTS.cells, errors: [{ where: 'run', message: 'x' }] }, want: 'Not conformant', reason: /2 failed cells/ }],
   ];
   test.each(verdicts)('verdict: %s', (_name, { results, minCoverage, want, reason }) => {
@@ -197,7 +232,7 @@ describe('renderHtml', () => {
 
     test('follows the spec coverage section, with the count of edges exercised', () => {
       const page = renderHtml(STATEFUL, INFO, computeCoverage(spec, STATEFUL.cells));
-      const order = ['<section id="coverage"', '<section id="transitions"', '<section id="failures"'].map((start) => page.indexOf(start));
+      const order = ['<section id="coverage"', '<section id="transitions"', '<section id="skipped"'].map((start) => page.indexOf(start));
       expect(order.every((at) => at > 0)).toBe(true);
       expect(order).toEqual([...order].sort((a, b) => a - b));
       expect(section(page)).toContain('<h2 id="transitions-title">Transition coverage</h2>');

@@ -14,11 +14,29 @@ describe('createReporters', () => {
     ['none', { given: [], want: [] }],
     ['console', { given: ['console'], want: [ConsoleReporter] }],
     ['all four, in the order given', { given: ['junit', 'html', 'console', 'json'], want: [JUnitReporter, HtmlReporter, ConsoleReporter, JsonReporter] }],
-    ['a name twice gives one reporter', { given: ['json', 'json'], want: [JsonReporter] }],
+    ['a name twice gives one reporter; without console, a summary console last', { given: ['json', 'json'], want: [JsonReporter, ConsoleReporter] }],
   ];
   test.each(table)('%s', (_name, { given, want }) => {
     const reporters = createReporters(given, INFO);
     expect(reporters.map((reporter) => reporter.constructor)).toEqual(want);
+  });
+
+  test('--reporter json alone prints the harness errors, the report file and the summary line with the seed', async () => {
+    const outputDir = await mkdtemp(join(tmpdir(), 'cnf-reporters-'));
+    try {
+      const out = new PassThrough();
+      const chunks: Buffer[] = [];
+      out.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const reporters = createReporters(['json'], { ...INFO, outputDir, out });
+      for (const reporter of reporters) await reporter.onTestRunEnd?.([], [{ name: 'Error', message: 'boom' }], 'failed');
+      const text = Buffer.concat(chunks).toString('utf8');
+      expect(text).toContain('  ! boom\n    in unhandled error');
+      expect(text).toContain(`Reports:\n  ${join(outputDir, 'report.json')}\n`);
+      expect(text).toMatch(/\nconformance: 0 passed, 0 failed, 0 skipped, 1 error in \d+\.\ds \(seed 42\)\n$/);
+      expect(text).not.toContain('operation');
+    } finally {
+      await rm(outputDir, { recursive: true, force: true });
+    }
   });
 
   test('report files go under outputDir as report.json, junit.xml and report.html', async () => {

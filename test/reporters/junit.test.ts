@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KNOWN_EDGES } from '../../checks/stateful/transitions.js';
 import { computeCoverage } from '../../reporters/coverage.js';
-import { JUnitReporter, renderJUnit, TRANSITIONS_SUITE } from '../../reporters/junit.js';
+import { COVERAGE_SUITE, JUnitReporter, renderJUnit, tagsOf } from '../../reporters/junit.js';
 import type { LoadedSpec } from '../../spec/load.js';
 import type { RunResults } from '../../reporters/results.js';
 import { cell, failure, INFO, skipped, stateful } from './fixtures/cells.js';
@@ -20,12 +20,15 @@ beforeAll(async () => {
 const RESULTS: RunResults = {
   cells: [
     cell('products:list', 'status_code_conformance', {
+      durationMs: 1234.4,
       failures: [failure(), failure({ caseId: 'products:list#2', title: 'Second title', message: 'Received 502 & <html>.', reproduce: { curl: "curl 'http://127.0.0.1:4010/v1/products/?page=0'", seed: 42, path: '3' } })],
     }),
-    cell('products:list', 'response_schema_conformance'),
+    cell('products:list', 'response_schema_conformance', { durationMs: 20 }),
     skipped('products:list', 'ignored_auth', 'needs role "other_org" <missing>'),
+    cell('products:list', 'pagination_limit_respected', { status: 'not_applicable', skipReason: 'not a paginated list', cases: 0 }),
     cell('orders:list', 'status_code_conformance'),
     cell('orders:list', 'content_type_conformance', { status: 'failed' }),
+    cell('orders:list', 'use_after_free', { status: 'errored', error: { code: 'CNF_ERR_ADAPTER', message: 'the adapter could not create an order' }, cases: 0 }),
   ],
   errors: [{ where: 'files:create > upload', message: 'the target did not answer', code: 'CNF_ERR_TARGET_UNREACHABLE', stack: 'HarnessError: the target did not answer\n    at probe' }],
 };
@@ -47,40 +50,66 @@ describe('renderJUnit', () => {
     expect(renderJUnit(RESULTS, INFO)).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
   });
 
-  test('root and suites carry the counts', () => {
+  test('root and suites carry the counts; a not-applicable cell is no test case', () => {
     const root = parsed();
     expect(root.name).toBe('testsuites');
-    expect(root.attributes).toMatchObject({ name: 'Conformance run', tests: '6', failures: '2', errors: '1', skipped: '1' });
+    expect(root.attributes).toMatchObject({ name: 'Conformance run', tests: '7', failures: '2', errors: '2', skipped: '1' });
     const counts = childrenNamed(root, 'testsuite').map((s) => [s.attributes['name'], s.attributes['tests'], s.attributes['failures'], s.attributes['errors'], s.attributes['skipped']]);
     expect(counts).toEqual([
       ['products:list', '3', '1', '0', '1'],
-      ['orders:list', '2', '1', '0', '0'],
+      ['orders:list', '3', '1', '1', '0'],
       ['harness', '1', '0', '1', '0'],
     ]);
+    expect(renderJUnit(RESULTS, INFO)).not.toContain('pagination_limit_respected');
   });
 
-  test('operation suites carry the run properties and a timestamp', () => {
+  test('time on the root (the run), every suite (its test cases) and every test case, in seconds', () => {
+    const root = parsed();
+    expect(root.attributes['time']).toBe('3.21');
+    expect(childrenNamed(root, 'testsuite').map((s) => [s.attributes['name'], s.attributes['time']])).toEqual([
+      ['products:list', '1.254'],
+      ['orders:list', '0'],
+      ['harness', '0'],
+    ]);
+    const times = childrenNamed(root, 'testsuite').flatMap((s) => childrenNamed(s, 'testcase').map((c) => c.attributes['time']));
+    expect(times).toEqual(['1.234', '0.02', '0', '0', '0', '0', '0']);
+  });
+
+  test('operation suites carry the run properties, the not-applicable count and a timestamp', () => {
     const suite = childrenNamed(parsed(), 'testsuite')[0]!;
     expect(suite.attributes['timestamp']).toBe('2026-11-22T05:00:00');
     const properties = childrenNamed(suite, 'properties')[0]!.children.map((p) => [p.attributes['name'], p.attributes['value']]);
-    expect(properties).toEqual([['target', 'http://127.0.0.1:4010'], ['spec_version', '2026-10'], ['seed', '42']]);
+    expect(properties).toEqual([['target', 'http://127.0.0.1:4010'], ['spec_version', '2026-10'], ['seed', '42'], ['not_applicable', '1']]);
   });
 
   const table: [string, { suite: string; name: string; want: { classname: string; children: string[] } }][] = [
-    ['passed cell', { suite: 'products:list', name: 'response_schema_conformance', want: { classname: 'products:list', children: [] } }],
-    ['failed cell', { suite: 'products:list', name: 'status_code_conformance', want: { classname: 'products:list', children: ['failure'] } }],
-    ['skipped cell', { suite: 'products:list', name: 'ignored_auth', want: { classname: 'products:list', children: ['skipped'] } }],
-    ['failed cell without failures', { suite: 'orders:list', name: 'content_type_conformance', want: { classname: 'orders:list', children: ['failure'] } }],
-    ['harness error', { suite: 'harness', name: 'files:create > upload', want: { classname: 'harness', children: ['error'] } }],
+    ['passed cell', { suite: 'products:list', name: 'response_schema_conformance on products:list', want: { classname: 'conformance.products', children: [] } }],
+    ['failed cell', { suite: 'products:list', name: 'status_code_conformance on products:list', want: { classname: 'conformance.products', children: ['failure'] } }],
+    ['skipped cell', { suite: 'products:list', name: 'ignored_auth on products:list', want: { classname: 'conformance.products', children: ['skipped'] } }],
+    ['failed cell without failures', { suite: 'orders:list', name: 'content_type_conformance on orders:list', want: { classname: 'conformance.orders', children: ['failure'] } }],
+    ['errored cell', { suite: 'orders:list', name: 'use_after_free on orders:list', want: { classname: 'conformance.orders', children: ['error'] } }],
+    ['harness error', { suite: 'harness', name: 'files:create > upload', want: { classname: 'conformance.harness', children: ['error'] } }],
   ];
-  test.each(table)('%s: one testcase named by check id, classname = operation', (_name, { suite, name, want }) => {
+  test.each(table)('%s: one testcase per cell, classname conformance.<tag>', (_name, { suite, name, want }) => {
     const element = testCase(parsed(), suite, name);
     expect(element.attributes['classname']).toBe(want.classname);
     expect(element.children.map((c) => c.name)).toEqual(want.children);
   });
 
+  test("the tag comes from the document when it is given, else from the operationId's prefix", () => {
+    const root = parseXml(renderJUnit(RESULTS, INFO, undefined, { tags: { 'products:list': 'catalogue.items' } }));
+    expect(testCase(root, 'products:list', 'ignored_auth on products:list').attributes['classname']).toBe('conformance.catalogue_items');
+    expect(testCase(root, 'orders:list', 'status_code_conformance on orders:list').attributes['classname']).toBe('conformance.orders');
+    expect(tagsOf({ operations: [{ operationId: 'a:b', tags: ['x', 'y'] }, { operationId: 'c', tags: [] }] as never })).toEqual({ 'a:b': 'x' });
+  });
+
+  test('an errored cell is an <error> with its code', () => {
+    const element = childrenNamed(testCase(parsed(), 'orders:list', 'use_after_free on orders:list'), 'error')[0]!;
+    expect(element.attributes).toEqual({ message: 'the adapter could not create an order', type: 'CNF_ERR_ADAPTER' });
+  });
+
   test('a failure holds the first title and kind, and every failure with its reproducer', () => {
-    const element = childrenNamed(testCase(parsed(), 'products:list', 'status_code_conformance'), 'failure')[0]!;
+    const element = childrenNamed(testCase(parsed(), 'products:list', 'status_code_conformance on products:list'), 'failure')[0]!;
     expect(element.attributes).toEqual({ message: 'Undocumented HTTP status code', type: 'undocumented_status_code' });
     expect(element.text).toBe(
       [
@@ -110,8 +139,14 @@ describe('renderJUnit', () => {
   test('a skipped cell has its reason as message, escaped', () => {
     const source = renderJUnit(RESULTS, INFO);
     expect(source).toContain('<skipped message="needs role &quot;other_org&quot; &lt;missing>"/>');
-    const element = childrenNamed(testCase(parsed(), 'products:list', 'ignored_auth'), 'skipped')[0]!;
+    const element = childrenNamed(testCase(parsed(), 'products:list', 'ignored_auth on products:list'), 'skipped')[0]!;
     expect(element.attributes['message']).toBe('needs role "other_org" <missing>');
+  });
+
+  test('a skipped cell names what is missing and the fix', () => {
+    const cells = [cell('products:list', 'ignored_auth', { status: 'skipped', skipReason: 'needs role admin', skipKind: 'role', fix: 'export CONFORMANCE_ADMIN_TOKEN=…', cases: 0 })];
+    const element = childrenNamed(testCase(parsed({ cells, errors: [] }), 'products:list', 'ignored_auth on products:list'), 'skipped')[0]!;
+    expect(element.attributes['message']).toBe('missing role: needs role admin (fix: export CONFORMANCE_ADMIN_TOKEN=…)');
   });
 
   test('a harness error carries its code, message and stack', () => {
@@ -120,23 +155,30 @@ describe('renderJUnit', () => {
     expect(element.text).toBe('HarnessError: the target did not answer\n    at probe');
   });
 
-  test('with coverage, a coverage suite: one test case per measure, failed when below the minimum', () => {
+  function properties(suite: XmlElement): [string | undefined, string | undefined][] {
+    return (childrenNamed(suite, 'properties')[0]?.children ?? []).map((p) => [p.attributes['name'], p.attributes['value']]);
+  }
+
+  function coverageSuite(root: XmlElement): XmlElement | undefined {
+    return childrenNamed(root, 'testsuite').find((s) => s.attributes['name'] === COVERAGE_SUITE);
+  }
+
+  test('with coverage, a coverage suite of properties and no test case; the totals count only cells', () => {
     const cells = [cell('products:list', 'a', { observed: { statuses: [200], parameters: ['query:limit', 'query:page', 'query:metadata'] } })];
     const root = parseXml(renderJUnit({ cells, errors: [] }, INFO, computeCoverage(spec, cells, 50)));
-    const suite = childrenNamed(root, 'testsuite').at(-1)!;
-    expect(suite.attributes).toMatchObject({ name: 'coverage', tests: '3', failures: '2' });
-    const cases = childrenNamed(suite, 'testcase').map((c) => ({
-      name: c.attributes['name'],
-      classname: c.attributes['classname'],
-      out: childrenNamed(c, 'system-out')[0]?.text,
-      failure: childrenNamed(c, 'failure').map((f) => [f.attributes['type'], f.attributes['message']])[0],
-    }));
-    expect(cases).toEqual([
-      { name: 'operations', classname: 'coverage', out: 'operations 1/3 (33.3%)', failure: ['coverage_below_minimum', 'operations 1/3 (33.3%) is below the minimum of 50%'] },
-      { name: 'statuses', classname: 'coverage', out: 'statuses 1/7 (14.2%)', failure: ['coverage_below_minimum', 'statuses 1/7 (14.2%) is below the minimum of 50%'] },
-      { name: 'parameters', classname: 'coverage', out: 'parameters 3/5 (60.0%)', failure: undefined },
+    const suite = coverageSuite(root)!;
+    expect(suite.attributes).toMatchObject({ name: 'coverage', tests: '0', failures: '0', time: '0' });
+    expect(childrenNamed(suite, 'testcase')).toEqual([]);
+    expect(properties(suite)).toEqual([
+      ['coverage.operations', '1/3 (33.3%)'],
+      ['coverage.statuses', '1/7 (14.2%)'],
+      ['coverage.parameters', '3/5 (60.0%)'],
+      ['coverage.minimum', '50%'],
+      ['coverage.below_minimum', 'operations,statuses'],
     ]);
-    expect(parseXml(renderJUnit({ cells, errors: [] }, INFO, computeCoverage(spec, cells))).attributes).toMatchObject({ tests: '4', failures: '0' });
+    expect(root.attributes).toMatchObject({ tests: '1', failures: '0' });
+    const without = coverageSuite(parseXml(renderJUnit({ cells, errors: [] }, INFO, computeCoverage(spec, cells))))!;
+    expect(properties(without).map(([name]) => name)).toEqual(['coverage.operations', 'coverage.statuses', 'coverage.parameters']);
   });
 
   describe('transition coverage', () => {
@@ -150,56 +192,36 @@ describe('renderJUnit', () => {
     };
     const EXERCISED = ['order: pending→paid', 'customer: active→deleted', 'seat: pending→revoked'];
 
-    function transitionSuite(results: RunResults = STATEFUL): XmlElement | undefined {
-      return childrenNamed(parsed(results), 'testsuite').find((s) => s.attributes['name'] === TRANSITIONS_SUITE);
-    }
-
-    test('a last suite with one test case per edge of the tables, unexercised ones skipped, none failed', () => {
+    test('one property per edge of the tables in the coverage suite, never a test case', () => {
       const root = parsed(STATEFUL);
-      expect(childrenNamed(root, 'testsuite').at(-1)?.attributes).toMatchObject({
-        name: 'transition coverage',
-        tests: String(KNOWN_EDGES.size + 1),
-        failures: '0',
-        errors: '0',
-        skipped: String(KNOWN_EDGES.size - EXERCISED.length),
-      });
-      expect(childrenNamed(transitionSuite()!, 'testcase').map((c) => c.attributes['name'])).toEqual([...KNOWN_EDGES, 'order: paid→refunded']);
+      const suite = coverageSuite(root)!;
+      expect(suite.attributes).toMatchObject({ tests: '0' });
+      const edges = properties(suite);
+      expect(edges.map(([name]) => name)).toEqual([...[...KNOWN_EDGES].map((edge) => `transition.${edge}`), 'transition.order: paid→refunded']);
+      for (const [name, value] of edges.slice(0, KNOWN_EDGES.size)) {
+        expect(value).toBe(EXERCISED.includes(name!.slice('transition.'.length)) ? 'exercised' : 'not exercised by the stateful suites');
+      }
+      expect(edges.at(-1)).toEqual(['transition.order: paid→refunded', 'recorded by a stateful scenario but in no transition table of the reference']);
+      // 7 cells of RESULTS, one of them not applicable, and the 2 stateful ones: no edge counts as a test.
+      expect(root.attributes).toMatchObject({ tests: '8' });
     });
 
-    const edges: [string, { classname: string; want: 'passed' | 'skipped' }][] = [
-      ['order: pending→paid', { classname: 'order', want: 'passed' }],
-      ['customer: active→deleted', { classname: 'customer', want: 'passed' }],
-      ['seat: pending→revoked', { classname: 'seat', want: 'passed' }],
-      ['seat: pending→claimed', { classname: 'seat', want: 'skipped' }],
-      ['subscription: active→canceled', { classname: 'subscription', want: 'skipped' }],
-      ['file: pending→uploaded', { classname: 'file', want: 'skipped' }],
-    ];
-    test.each(edges)('%s: classname the machine, passed when exercised, else skipped', (edge, { classname, want }) => {
-      const element = testCase(parsed(STATEFUL), TRANSITIONS_SUITE, edge);
-      expect(element.attributes['classname']).toBe(classname);
-      expect(element.children.map((c) => [c.name, c.attributes['message']])).toEqual(want === 'passed' ? [] : [['skipped', 'not exercised by the stateful suites']]);
-    });
-
-    test('an edge no table has is a passed test case that says so', () => {
-      const element = testCase(parsed(STATEFUL), TRANSITIONS_SUITE, 'order: paid→refunded');
-      expect(element.children.map((c) => [c.name, c.text])).toEqual([['system-out', 'order: paid→refunded was recorded by a stateful scenario but is in no transition table of the reference']]);
-    });
-
-    test('no stateful cell, no transition coverage suite', () => {
-      expect(transitionSuite(RESULTS)).toBeUndefined();
-      expect(renderJUnit(RESULTS, INFO)).not.toContain('transition coverage');
+    test('no stateful cell and no coverage, no coverage suite', () => {
+      expect(coverageSuite(parsed(RESULTS))).toBeUndefined();
+      expect(renderJUnit(RESULTS, INFO)).not.toContain('transition.');
     });
   });
 
   test('no errors, no harness suite; no cells, an empty root', () => {
     expect(childrenNamed(parsed({ cells: RESULTS.cells, errors: [] }), 'testsuite').map((s) => s.attributes['name'])).toEqual(['products:list', 'orders:list']);
+    expect(parsed({ cells: [], errors: [] }).children).toEqual([]);
     expect(parsed({ cells: [], errors: [] }).attributes).toMatchObject({ tests: '0', failures: '0' });
   });
 
   test('characters XML cannot carry are dropped, and "]]>" in text stays readable', () => {
     const nasty = failure({ message: 'body had \u0000NUL, \u001bESC and ]]> inside', title: 'Bad \u0007bell' });
     const root = parsed({ cells: [cell('a', 'x', { failures: [nasty] })], errors: [] });
-    const element = childrenNamed(testCase(root, 'a', 'x'), 'failure')[0]!;
+    const element = childrenNamed(testCase(root, 'a', 'x on a'), 'failure')[0]!;
     expect(element.attributes['message']).toBe('Bad bell');
     expect(element.text).toContain('body had NUL, ESC and ]]> inside');
   });
@@ -220,6 +242,8 @@ describe('JUnitReporter', () => {
     await reporter.onTestRunEnd([moduleOf(RESULTS.cells.slice(0, 3))], [], 'failed');
     const root = parseXml(await readFile(outputFile, 'utf8'));
     expect(root.attributes).toMatchObject({ tests: '3', failures: '1', skipped: '1', errors: '0' });
+    // The durations come from vitest's diagnostic of each test.
+    expect(childrenNamed(childrenNamed(root, 'testsuite')[0]!, 'testcase').map((c) => c.attributes['time'])).toEqual(['1.234', '0.02', '0']);
   });
 
   test('an unwritable path is a CNF_ERR_CONFIG_INVALID harness error', async () => {

@@ -120,8 +120,20 @@ describe('summarize', () => {
       cases: 7,
     });
     expect(summarize({ cells: [PASSED, FAILED, SKIPPED, twoFailures], errors: [{ where: 'run', message: 'x' }] })).toEqual({
-      passed: 1, failed: 2, skipped: 1, not_applicable: 0, errored: 0, errors: 1, failures: 3, operations: 2, checks: 3, cases: 27,
+      passed: 1, failed: 2, skipped: 1, not_applicable: 0, errored: 0, skippedBy: { role: 0, fixture: 0, adapter: 0, option: 0, unknown: 1 }, errors: 1, failures: 3, operations: 2, checks: 3, cases: 27,
     });
+  });
+
+  test('counts skipped cells by what is missing, apart from not-applicable ones', () => {
+    const cells = [
+      cell('a', 'x', { status: 'skipped', skipKind: 'role', cases: 0 }),
+      cell('a', 'y', { status: 'skipped', skipKind: 'role', cases: 0 }),
+      cell('a', 'z', { status: 'skipped', skipKind: 'option', cases: 0 }),
+      cell('b', 'x', { status: 'skipped', skipKind: 'adapter', cases: 0 }),
+      cell('b', 'y', { status: 'not_applicable', skipReason: 'not a list', cases: 0 }),
+      cell('b', 'z', { status: 'errored', error: { code: 'CNF_ERR_ADAPTER', message: 'm' }, cases: 0 }),
+    ];
+    expect(summarize({ cells, errors: [] })).toMatchObject({ skipped: 4, not_applicable: 1, errored: 1, skippedBy: { role: 2, fixture: 0, adapter: 1, option: 1, unknown: 0 } });
   });
 });
 

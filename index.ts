@@ -1,0 +1,23 @@
+/**
+ * The library API of `billing-api-conformance`: everything the `conformance` command does, as
+ * functions a test or a script can call (style.md: the CLI is a thin client of the library).
+ *
+ * - {@link runConformance}: the conformance run (`conformance run`), returning the exit code,
+ *   the cells, the coverage and the seed; throws `HarnessError` (`CNF_ERR_*`) for bad options.
+ * - {@link startReferenceServer}: the reference mock server (`conformance serve`) on a port of
+ *   your choice (0 = a free one), with its demo data, credentials and fixtures.
+ * - The check registry ({@link CHECKS}, {@link CHECK_IDS}, {@link selectChecks}).
+ * - The reporters ({@link createReporters} and each reporter with its pure `render*` function).
+ *
+ * Import it by name: `import { runConformance } from 'billing-api-conformance'` (ESM only; the
+ * package's `index.js` lets Node load these TypeScript sources, docs/decisions.md).
+ */
+export { runConformance, SUITES, SUITE_NEEDS, type RunOptions, type RunOutcome } from './harness/run.js';
+export { replayReport } from './harness/replay.js';
+export { startReferenceServer, printBanner, FAULTS, type StartOptions, type RunningReference, type FaultDefinition, type FaultId } from './server/index.js';
+export { CHECKS, CHECK_IDS, selectChecks } from './checks/index.js';
+export { HarnessError, HARNESS_ERROR_CODES, type HarnessErrorCode } from './harness/errors.js';
+export { lintDocument, formatLintResult, type LintResult, type LintDiagnostic } from './spec/lint.js';
+export { loadSpec, specPath, API_VERSIONS, type ApiVersion, type LoadedSpec, type Operation } from './spec/load.js';
+export * from './reporters/index.js';
+export type { CellMeta, CellStatus, Check, CheckContext, CheckNeeds, Exchange, Failure, Finding, HttpRequest, HttpResponse, Reproducer, Role, Severity, SkipKind, TestCase } from './harness/types.js';
