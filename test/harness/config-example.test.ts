@@ -6,7 +6,7 @@ describe('conformance.config.example.json', () => {
   it('is a valid config that names the variables the README QA recipe exports, one per role', async () => {
     const config = await readConfigFile('conformance.config.example.json');
     const readme = readFileSync('README.md', 'utf8');
-    const recipe = readme.slice(readme.indexOf('### QA against a sandbox'), readme.indexOf('### Differential testing'));
+    const recipe = readme.slice(readme.indexOf('### QA against a URL'), readme.indexOf('### Developers'));
     const exported = [...recipe.matchAll(/\b(BILLING_[A-Z_]+_TOKEN)=/g)].map((match) => match[1]).sort();
     expect(exported.length).toBeGreaterThan(0);
     expect(Object.values(config.roles ?? {}).map((role) => role.tokenEnv).sort()).toEqual(exported);
