@@ -9,7 +9,7 @@ import { boundaryExamples, queryCaseArbitrary, type Harvest } from '../generator
 import { negativeCaseArbitrary, type NegativeCase } from '../generators/negative/index.js';
 import { listBody } from '../checks/support.js';
 import type { Client } from './client.js';
-import { toCurl, type SecretRef } from './curl.js';
+import type { SecretRef } from './curl.js';
 import type { Target } from './target.js';
 import type { CellMeta, Check, Exchange, Failure, Finding, QueryValues, Role, TestCase } from './types.js';
 import { acceptedBy, type BaselineEntry } from './baseline.js';
@@ -19,7 +19,7 @@ import { validRequestBody } from './probe-body.js';
 import { burstQuery, sendBurst, sourceAddressProblem, type BurstPlan } from './burst.js';
 import { burstSize, documentedRateLimit } from '../checks/rate-limit-enforced.js';
 import { defaultTokenEnv } from './config.js';
-import { noAnswerFinding } from './judge.js';
+import { noAnswerFinding, toFailure } from './judge.js';
 import { writeTestCase, type WriteCaseMaker, type WriteFixture, type PlannedRequest } from './write-cases.js';
 import { eventually, succeeded } from './answers.js';
 import type { SkipKind } from './types.js';
@@ -410,18 +410,7 @@ async function runWriteCell(input: CellInput, cell: CellMeta, role: Role | null)
 function placeFindings(input: CellInput, cell: CellMeta, findings: Finding[], exchange: Exchange, path?: string): CellMeta {
   const { check, operation } = input;
   const secrets = secretsOf(input.target);
-  const failures = findings.map((finding): Failure => ({
-    ...finding,
-    checkId: check.id,
-    severity: check.severity,
-    rule: check.rule,
-    operationId: operation.operationId,
-    caseId: exchange.case.id,
-    case: exchange.case,
-    request: exchange.request,
-    ...(exchange.response ? { response: exchange.response } : {}),
-    reproduce: { curl: toCurl(exchange.request, secrets), seed: input.runSeed, ...(path !== undefined ? { path } : {}) },
-  }));
+  const failures = findings.map((finding): Failure => toFailure(check, operation, exchange, finding, { seed: input.runSeed, secrets, ...(path !== undefined ? { path } : {}) }));
   const accepted = failures.flatMap((f) => {
     const entry = acceptedBy(f, input.baseline ?? []);
     return entry ? [{ ...f, acceptedBecause: entry.reason }] : [];

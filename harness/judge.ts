@@ -161,8 +161,12 @@ export class JudgedCells {
   }
 }
 
-/** A finding of a response check on one exchange, placed with its reproducer. */
-function toFailure(check: Check, operation: Operation, exchange: Exchange, finding: Finding, source: JudgedSource): Failure {
+/**
+ * A check's finding on one exchange, placed in its run: the operation, case, request and response,
+ * and the reproducer (curl with secrets hidden, the seed, the fast-check path when there is one;
+ * the steps before it are added to the message).
+ */
+export function toFailure(check: Check, operation: Operation, exchange: Exchange, finding: Finding, source: JudgedSource & { path?: string }): Failure {
   const steps = source.steps?.length ? `\nSteps: ${source.steps.map((s, i) => `${i + 1}) ${s}`).join('; ')}` : '';
   return {
     ...finding,
@@ -175,7 +179,7 @@ function toFailure(check: Check, operation: Operation, exchange: Exchange, findi
     case: exchange.case,
     request: exchange.request,
     ...(exchange.response ? { response: exchange.response } : {}),
-    reproduce: { curl: toCurl(exchange.request, source.secrets), seed: source.seed },
+    reproduce: { curl: toCurl(exchange.request, source.secrets), seed: source.seed, ...(source.path !== undefined ? { path: source.path } : {}) },
   };
 }
 
