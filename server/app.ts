@@ -10,7 +10,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { HarnessError } from '../harness/errors.js';
-import { loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } from '../spec/load.js';
+import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } from '../spec/load.js';
 import { authenticate, authorize, issueDemoTokens, type DemoTokenName, type Principal, type ReferenceRole } from './auth.js';
 import { compileBodyParser, FORM_MEDIA_TYPE, InvalidJsonBody, parseFormBody, UnreadBody } from './body.js';
 import { createControl, registerControlRoutes, type ReferenceControl } from './control.js';
@@ -38,7 +38,11 @@ import { createWebhookDispatcher, type WebhookDeliveryOptions, type WebhookDispa
 export interface BuildAppOptions {
   /** Seed of the demo data and demo tokens (default 1). */
   seed?: number;
-  /** Applied at serialization (default `2026-10`). @see shared/api-description.md, Versioning */
+  /**
+   * The version of requests without a `Polar-Version` header (default `2026-10`, the version of the
+   * default document); a request selects another with that header. Applied at serialization.
+   * @see shared/api-description.md, Versioning; docs/platform.md (version per request)
+   */
   apiVersion?: ApiVersion;
   /** Fault ids of server/faults.ts to switch on. */
   faults?: string[];
@@ -105,6 +109,21 @@ export interface ReferenceApp {
 }
 
 const MAX_DETAIL_PATH = 200;
+
+/** The request and response header that carries the API version, as the platform names it (docs/platform.md). */
+export const VERSION_HEADER = 'polar-version';
+
+/**
+ * The version a request asks for with its `Polar-Version` header: `undefined` when it sends none
+ * (the server's default applies), `null` for a value that is not a supported version (a repeated
+ * header, which Node joins with `, `, is not one either).
+ * @see docs/platform.md (the platform answers such a request 404 {"detail":"Not Found"})
+ */
+export function requestedVersion(header: string | string[] | undefined): ApiVersion | null | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header.join(', ') : header.trim();
+  return (API_VERSIONS as readonly string[]).includes(value) ? (value as ApiVersion) : null;
+}
 /** Largest upload part the reference accepts in one PUT, in bytes. */
 export const MAX_UPLOAD_PART_BYTES = 64 * 1024 * 1024;
 
@@ -154,6 +173,10 @@ interface IncomingRequest {
   url: string;
   /** The content coding the request accepts (content-coding.ts), if any. */
   coding: ContentCoding | undefined;
+  /** The version the answer is made in: the request's Polar-Version, else the server's default. */
+  apiVersion: ApiVersion;
+  /** The Polar-Version header as sent (part of the response cache key). */
+  versionHeader: string | undefined;
 }
 
 /** The demo state of a seeding: the data and the tokens. */
@@ -242,6 +265,7 @@ function registerBodyParsers(app: FastifyInstance): void {
  */
 export async function buildApp(options: BuildAppOptions = {}): Promise<ReferenceApp> {
   const faults: FaultSet = resolveFaults(options.faults ?? []);
+  // The default version: of requests without a Polar-Version header, of webhook deliveries and control answers.
   const apiVersion: ApiVersion = options.apiVersion ?? '2026-10';
   const spec = await loadSpec(options.specFile ?? specPath());
   const rateLimit = resolveRateLimit(options.rateLimit);
@@ -305,6 +329,17 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'unexpected error');
     return send(reply, errorReply(status, status === 500 ? 'The server failed to handle the request.' : (error.message ?? 'Bad request.')));
+  });
+  // Every answer carries the version it was made in; an unsupported version on an API path is
+  // answered as the platform does, before the rate limit counts it. A callback hook (see onResponse below).
+  app.addHook('onRequest', (request, reply, done) => {
+    const asked = requestedVersion(request.headers[VERSION_HEADER]);
+    reply.header(VERSION_HEADER, asked ?? apiVersion);
+    if (asked === null && request.url.startsWith('/v1/')) {
+      void reply.code(404).type('application/json; charset=utf-8').send({ detail: 'Not Found' });
+      return;
+    }
+    done();
   });
   await registerRateLimit(app, rateLimit, faults);
   registerHeaderFaults(app, faults);
@@ -382,9 +417,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
       if (!body.ok && 'reply' in body) return body.reply;
       const entries: ValidationEntry[] = [...(path.ok ? [] : path.errors), ...(query.ok ? [] : query.errors), ...(body.ok ? [] : body.entries)];
       if (entries.length > 0 || !path.ok || !query.ok || !body.ok) return validationReply(entries);
-      const answer = notFoundAsSent(await handler({
+      const handled = notFoundAsSent(await handler({
         store,
-        apiVersion,
+        apiVersion: request.apiVersion,
         faults,
         principal,
         query: query.query,
@@ -394,11 +429,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
         baseUrl: request.baseUrl,
         keys,
       }), faults);
+      // Kept answers are written without Fastify's hooks (response-cache.ts), so they carry the header themselves.
+      const answer: Reply = { ...handled, headers: { ...handled.headers, [VERSION_HEADER]: request.apiVersion } };
       if (cacheKey === undefined) return answer;
       return cache!.set(cacheKey, answer, (principal as { expiresAtMs?: number } | undefined)?.expiresAtMs ?? Number.POSITIVE_INFINITY, request.coding);
     };
     return async (request: IncomingRequest): Promise<{ answer: Reply; plainText: boolean }> => {
-      const cacheKey = cache && ResponseCache.key(request.authorization, request.baseUrl, request.url);
+      const cacheKey = cache && ResponseCache.key(request.authorization, request.baseUrl, request.url, request.versionHeader);
       const kept = cacheKey === undefined ? undefined : cache!.get(cacheKey, request.coding);
       if (kept) return { answer: kept, plainText: false };
       const handled = await answerOf(request, cacheKey);
@@ -417,7 +454,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
         method: operation.method,
         url,
         handler: async (request, reply) => {
+          const versionHeader = request.headers[VERSION_HEADER] as string | undefined;
           const { answer, plainText } = await serve({
+            apiVersion: requestedVersion(versionHeader) ?? apiVersion,
+            versionHeader,
             query: request.query as RawQuery,
             authorization: request.headers.authorization,
             params: request.params as Record<string, string>,

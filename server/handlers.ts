@@ -5,15 +5,15 @@
  */
 import type { LoadedSpec } from '../spec/load.js';
 import type { OperationHandler } from './handler-types.js';
-import { generatePortalInvoiceHandler, getPortalInvoiceHandler, listPortalLicenseKeysHandler, updatePortalOrderHandler } from './resources/customer-portal/handlers.js';
+import { generatePortalInvoiceHandler, getPortalInvoiceHandler, getPortalOrderHandler, getPortalReceiptHandler, listPortalLicenseKeysHandler, updatePortalOrderHandler } from './resources/customer-portal/handlers.js';
 import { claimSeatHandler } from './resources/customer-seats/handlers.js';
-import { deleteExternalCustomerHandler, listPaymentMethodsHandler } from './resources/customers/handlers.js';
+import { deleteExternalCustomerHandler, getCustomerHandler, listPaymentMethodsHandler } from './resources/customers/handlers.js';
 import { createFileHandler, listFilesHandler } from './resources/files/handlers.js';
 import { introspectHandler, tokenHandler } from './resources/oauth2/handlers.js';
-import { generateInvoiceHandler, getInvoiceHandler, getReceiptHandler, updateOrderHandler } from './resources/orders/handlers.js';
-import { listProductsHandler, updateProductBenefitsHandler } from './resources/products/handlers.js';
+import { generateInvoiceHandler, getInvoiceHandler, getOrderHandler, getReceiptHandler, updateOrderHandler } from './resources/orders/handlers.js';
+import { getProductHandler, listProductsHandler, updateProductBenefitsHandler } from './resources/products/handlers.js';
 import { listRefundsHandler } from './resources/refunds/handlers.js';
-import { listSubscriptionsHandler } from './resources/subscriptions/handlers.js';
+import { getSubscriptionHandler, listSubscriptionsHandler } from './resources/subscriptions/handlers.js';
 import { listWebhookEndpointsHandler } from './resources/webhooks/handlers.js';
 
 /** Handlers by operationId. */
@@ -38,6 +38,13 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   'orders:generate_invoice': generateInvoiceHandler,
   'orders:get_invoice': getInvoiceHandler,
   'webhooks:list_endpoints': listWebhookEndpointsHandler,
+  // Read-back operations the platform's clients call around the twenty (docs/platform.md).
+  'products:get': getProductHandler,
+  'customers:get': getCustomerHandler,
+  'subscriptions:get': getSubscriptionHandler,
+  'orders:get': getOrderHandler,
+  'customer_portal:orders:get': getPortalOrderHandler,
+  'customer_portal:orders:get_receipt': getPortalReceiptHandler,
 };
 
 /** The operationIds of a spec that have no handler in {@link HANDLERS} (empty when the registry covers the spec). */

@@ -45,9 +45,12 @@ export class ResponseCache {
     onStoreChanged(store, () => markStoreChanged(store));
   }
 
-  /** The cache key of a request: `authorization` (or '') and the absolute URL, path and query string as sent. */
-  static key(authorization: string | undefined, origin: string, url: string): string {
-    return `${authorization ?? ''}\n${origin}${url}`;
+  /**
+   * The cache key of a request: `authorization` (or ''), the absolute URL, path and query string as
+   * sent, and the `Polar-Version` header as sent (or ''), which selects the version of the answer.
+   */
+  static key(authorization: string | undefined, origin: string, url: string, version?: string): string {
+    return `${authorization ?? ''}\n${version ?? ''}\n${origin}${url}`;
   }
 
   /**
@@ -144,7 +147,8 @@ export function answerKeptFirst(server: Server, cache: ResponseCache, options: K
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const { host } = request.headers;
     if (request.method === 'GET' && host !== undefined && !options.closing() && options.exempt(request.socket.remoteAddress)) {
-      const kept = cache.get(ResponseCache.key(request.headers.authorization, `http://${host}`, request.url!), preferredCoding(request.headers['accept-encoding']));
+      const version = request.headers['polar-version'];
+      const kept = cache.get(ResponseCache.key(request.headers.authorization, `http://${host}`, request.url!, typeof version === 'string' ? version : undefined), preferredCoding(request.headers['accept-encoding']));
       if (kept) {
         const body = kept.body as Buffer;
         response.writeHead(kept.status, { ...kept.headers, 'content-length': body.length });

@@ -41,6 +41,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a subscription
+         * @description Not in the API description: a read-back operation the platform's clients call around the documented ones; shape, scopes and status codes follow the platform's document, auth and tenancy the description's conventions (docs/platform.md).
+         */
+        get: operations["subscriptions:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a product
+         * @description Not in the API description: a read-back operation the platform's clients call around the documented ones; shape, scopes and status codes follow the platform's document, auth and tenancy the description's conventions (docs/platform.md).
+         */
+        get: operations["products:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/products/{id}/benefits": {
         parameters: {
             query?: never;
@@ -150,6 +190,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a customer
+         * @description Not in the API description: a read-back operation the platform's clients call around the documented ones; shape, scopes and status codes follow the platform's document, auth and tenancy the description's conventions (docs/platform.md).
+         */
+        get: operations["customers:get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/{id}/payment-methods": {
         parameters: {
             query?: never;
@@ -240,7 +300,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get an order
+         * @description Not in the API description: a read-back operation the platform's clients call around the documented ones; shape, scopes and status codes follow the platform's document, auth and tenancy the description's conventions (docs/platform.md). As the receipt, the platform asks for orders:read only.
+         */
+        get: operations["orders:get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -308,7 +372,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get one of the customer's orders
+         * @description Not in the API description: a read-back operation the platform's clients call around the documented ones; shape, scopes and status codes follow the platform's document, auth and tenancy the description's conventions (docs/platform.md). The customer portal's order (the platform's CustomerOrder: no customer, metadata or fees; the product with its organization).
+         */
+        get: operations["customer_portal:orders:get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -319,6 +387,26 @@ export interface paths {
          * @description As orders:update, for the authenticated customer's own orders. The response and scope are not shown.
          */
         patch: operations["customer_portal:orders:update"];
+        trace?: never;
+    };
+    "/v1/customer-portal/orders/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the receipt URL of one of the customer's orders
+         * @description Not in the API description: a read-back operation the platform's clients call around the documented ones; shape, scopes and status codes follow the platform's document, auth and tenancy the description's conventions (docs/platform.md). As orders:get_receipt, for the authenticated customer's own orders.
+         */
+        get: operations["customer_portal:orders:get_receipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/customer-portal/orders/{id}/invoice": {
@@ -491,6 +579,16 @@ export interface components {
             error: "ResourceNotFound";
             detail: string;
         };
+        OrderNotEligibleForInvoice: {
+            /** @constant */
+            error: "OrderNotEligibleForInvoice";
+            detail: string;
+        };
+        MissingInvoiceBillingDetails: {
+            /** @constant */
+            error: "MissingInvoiceBillingDetails";
+            detail: string;
+        };
         ValidationErrorEntry: {
             loc: (string | number)[];
             msg: string;
@@ -563,6 +661,20 @@ export interface components {
             /** @deprecated */
             legacy?: boolean;
         };
+        /**
+         * @example {
+         *       "id": "7c1f0a52-3d0b-4f5e-9a34-1b2c3d4e5f60",
+         *       "created_at": "2026-02-28T02:21:09Z",
+         *       "modified_at": null,
+         *       "source": "catalog",
+         *       "amount_type": "fixed",
+         *       "price_currency": "usd",
+         *       "tax_behavior": null,
+         *       "is_archived": false,
+         *       "product_id": "0f9e8d7c-6b5a-4c3d-8e2f-1a0b9c8d7e6f",
+         *       "price_amount": 2500
+         *     }
+         */
         PriceFixed: components["schemas"]["PriceCommon"] & {
             /** @constant */
             amount_type?: "fixed";
@@ -590,10 +702,25 @@ export interface components {
              */
             amount_type: "custom";
         };
-        /** @description Fields beyond the common ones are not shown. */
+        /**
+         * @description Fields beyond the common ones are not shown; the platform's are listed, optional here so
+         *     that a target following either reading conforms (docs/platform.md).
+         */
         PriceSeatBased: components["schemas"]["PriceCommon"] & {
             /** @constant */
             amount_type?: "seat_based";
+            /** @description Seat tiers (the platform's ProductPriceSeatTiers). */
+            seat_tiers?: {
+                seat_tier_type?: string;
+                tiers?: {
+                    min_seats?: number;
+                    max_seats?: number | null;
+                    /** @description In cents. */
+                    price_per_seat?: number;
+                }[];
+                minimum_seats?: number;
+                maximum_seats?: number | null;
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -601,10 +728,17 @@ export interface components {
              */
             amount_type: "seat_based";
         };
-        /** @description Fields beyond the common ones are not shown. */
+        /**
+         * @description Fields beyond the common ones are not shown; the platform's are listed, optional here so
+         *     that a target following either reading conforms (docs/platform.md).
+         */
         PriceUnitBased: components["schemas"]["PriceCommon"] & {
             /** @constant */
             amount_type?: "unit_based";
+            tiers?: components["schemas"]["PriceTiers"];
+            minimum_units?: number | null;
+            maximum_units?: number | null;
+            unit_label?: Record<string, never> | null;
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -612,10 +746,19 @@ export interface components {
              */
             amount_type: "unit_based";
         };
-        /** @description Fields beyond the common ones are not shown. */
+        /**
+         * @description Fields beyond the common ones are not shown; the platform's are listed, optional here so
+         *     that a target following either reading conforms (docs/platform.md).
+         */
         PriceMeteredUnit: components["schemas"]["PriceCommon"] & {
             /** @constant */
             amount_type?: "metered_unit";
+            /** @description The price per unit in cents, a decimal string ("0.5"). */
+            unit_amount?: string;
+            /** @description In cents. */
+            cap_amount?: number | null;
+            meter_id?: components["schemas"]["Uuid"];
+            meter?: components["schemas"]["PriceMeter"];
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -623,16 +766,41 @@ export interface components {
              */
             amount_type: "metered_unit";
         };
-        /** @description Fields beyond the common ones are not shown. */
+        /**
+         * @description Fields beyond the common ones are not shown; the platform's are listed, optional here so
+         *     that a target following either reading conforms (docs/platform.md).
+         */
         PriceMeteredTiers: components["schemas"]["PriceCommon"] & {
             /** @constant */
             amount_type?: "metered_tiers";
+            tiers?: components["schemas"]["PriceTiers"];
+            /** @description In cents. */
+            cap_amount?: number | null;
+            meter_id?: components["schemas"]["Uuid"];
+            meter?: components["schemas"]["PriceMeter"];
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             amount_type: "metered_tiers";
+        };
+        /** @description Tiers of a unit-based or metered-tiers price (the platform's Tiers). */
+        PriceTiers: {
+            type?: string;
+            tiers?: {
+                bound?: number | null;
+                /** @description In cents */
+                unit_amount?: string;
+            }[];
+        };
+        /** @description The meter of a metered price (the platform's ProductPriceMeter). */
+        PriceMeter: {
+            id?: components["schemas"]["Uuid"];
+            name?: string;
+            unit?: string;
+            custom_label?: string | null;
+            custom_multiplier?: number | null;
         };
         Price: components["schemas"]["PriceFixed"] | components["schemas"]["PriceCustom"] | components["schemas"]["PriceSeatBased"] | components["schemas"]["PriceUnitBased"] | components["schemas"]["PriceMeteredUnit"] | components["schemas"]["PriceMeteredTiers"];
         /** @enum {string} */
@@ -669,6 +837,12 @@ export interface components {
         BenefitDiscord: components["schemas"]["BenefitCommon"] & {
             /** @constant */
             type?: "discord";
+            properties?: {
+                guild_id?: string;
+                role_id?: string;
+                kick_member?: boolean;
+                guild_token?: string;
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -679,6 +853,12 @@ export interface components {
         BenefitDownloadables: components["schemas"]["BenefitCommon"] & {
             /** @constant */
             type?: "downloadables";
+            properties?: {
+                archived?: {
+                    [key: string]: boolean;
+                };
+                files?: components["schemas"]["Uuid"][];
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -699,6 +879,11 @@ export interface components {
         BenefitGitHubRepository: components["schemas"]["BenefitCommon"] & {
             /** @constant */
             type?: "github_repository";
+            properties?: {
+                repository_owner?: string;
+                repository_name?: string;
+                permission?: string;
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -709,6 +894,12 @@ export interface components {
         BenefitLicenseKeys: components["schemas"]["BenefitCommon"] & {
             /** @constant */
             type?: "license_keys";
+            properties?: {
+                prefix?: string | null;
+                expires?: Record<string, never> | null;
+                activations?: Record<string, never> | null;
+                limit_usage?: number | null;
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -719,6 +910,11 @@ export interface components {
         BenefitMeterCredit: components["schemas"]["BenefitCommon"] & {
             /** @constant */
             type?: "meter_credit";
+            properties?: {
+                units?: number;
+                rollover?: boolean;
+                meter_id?: components["schemas"]["Uuid"];
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -729,6 +925,10 @@ export interface components {
         BenefitSlackSharedChannel: components["schemas"]["BenefitCommon"] & {
             /** @constant */
             type?: "slack_shared_channel";
+            properties?: {
+                slack_integration_id?: components["schemas"]["Uuid"];
+                channel_name_template?: string;
+            };
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -801,8 +1001,14 @@ export interface components {
             name: string | null;
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
-            /** @description Its shape beyond a string value is not shown. */
-            tax_id: unknown;
+            /**
+             * @description Its shape beyond a string value is not shown. The platform (and the reference) answer
+             *     the tuple [value, format] or null; a plain string conforms too.
+             */
+            tax_id: string | [
+                string,
+                string
+            ] | null;
             organization_id: components["schemas"]["Uuid"];
             deleted_at: components["schemas"]["NullableTimestamp"];
             first_user_event_at: components["schemas"]["NullableTimestamp"];
@@ -962,6 +1168,8 @@ export interface components {
             /** @description Appears in list items. */
             flagged_malicious_at?: components["schemas"]["NullableTimestamp"];
             readonly size_readable: string;
+            /** @description Where a product media file or an organization avatar is served; the platform gives it to those two services. */
+            readonly public_url?: string;
         };
         DownloadableFile: components["schemas"]["FileCommon"] & {
             /** @constant */
@@ -1219,7 +1427,12 @@ export interface components {
             items: components["schemas"]["Refund"][];
             pagination: components["schemas"]["Pagination"];
         };
-        /** @description Fields named in the change history; other order fields are not shown and allowed. */
+        /**
+         * @description Fields named in the change history are required; the description shows no others ("Order
+         *     record fields beyond the ones named above: not shown"). The platform's fields are listed,
+         *     optional, with their types, so that a target following either reading conforms; the
+         *     reference answers all of them (docs/platform.md).
+         */
         Order: {
             id: components["schemas"]["Uuid"];
             created_at?: components["schemas"]["Timestamp"];
@@ -1228,7 +1441,7 @@ export interface components {
             status: string;
             paid: boolean;
             /** @description Replaces product_price_id and product_price. */
-            items: Record<string, never>[];
+            items: components["schemas"]["OrderItem"][];
             /** @description In cents; replaces the deprecated amount, same value. */
             net_amount: number;
             /** @description In cents. */
@@ -1248,6 +1461,64 @@ export interface components {
             product_price?: components["schemas"]["Price"] | null;
             billing_name?: string | null;
             billing_address?: components["schemas"]["Address"] | null;
+            /** @description In cents. */
+            tax_amount?: number;
+            /** @description In cents. */
+            applied_balance_amount?: number;
+            /** @description In cents. */
+            due_amount?: number;
+            /** @description In cents. */
+            refunded_amount?: number;
+            /** @description In cents. */
+            refunded_tax_amount?: number;
+            /** @description In cents. */
+            refundable_amount?: number;
+            /** @description In cents. */
+            refundable_tax_amount?: number;
+            /** @description In cents. */
+            platform_fee_amount?: number;
+            platform_fee_currency?: string | null;
+            currency?: string;
+            billing_reason?: string;
+            invoice_number?: string | null;
+            is_invoice_generated?: boolean;
+            receipt_number?: string | null;
+            seats?: number | null;
+            customer_id?: components["schemas"]["Uuid"];
+            product_id?: components["schemas"]["Uuid"] | null;
+            discount_id?: components["schemas"]["Uuid"] | null;
+            subscription_id?: components["schemas"]["Uuid"] | null;
+            checkout_id?: components["schemas"]["Uuid"] | null;
+            metadata?: components["schemas"]["Metadata"];
+            description?: string;
+            next_payment_attempt_at?: components["schemas"]["NullableTimestamp"];
+            custom_field_data?: Record<string, never>;
+            /** @description The platform's OrderCustomer (the organization API; absent from the customer portal's order). */
+            customer?: components["schemas"]["Customer"];
+            /** @description The ordered product; the customer portal's adds its organization. */
+            product?: components["schemas"]["ProductBase"] | null;
+            discount?: components["schemas"]["Discount"] | null;
+            /** @description The subscription the order belongs to, without what a subscription embeds. */
+            subscription?: {
+                id: components["schemas"]["Uuid"];
+                status?: components["schemas"]["SubscriptionStatus"];
+            } | null;
+        };
+        /**
+         * @description A line of an order. Its fields are not shown; the platform's are listed (proration says
+         *     whether the charge is due to a proration).
+         */
+        OrderItem: {
+            id?: components["schemas"]["Uuid"];
+            created_at?: components["schemas"]["Timestamp"];
+            modified_at?: components["schemas"]["NullableTimestamp"];
+            label?: string;
+            /** @description In cents. */
+            amount?: number;
+            /** @description In cents. */
+            tax_amount?: number;
+            proration?: boolean;
+            product_price_id?: components["schemas"]["Uuid"] | null;
         };
         /** @description The billing name and address, changeable before the invoice is generated. */
         OrderBillingUpdate: {
@@ -1390,6 +1661,27 @@ export interface components {
                 "application/json": components["schemas"]["HTTPValidationError"];
             };
         };
+        /** @description The order cannot be invoiced (it is not paid). Not in the description; the platform's status code and body. */
+        OrderNotEligibleForInvoice: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OrderNotEligibleForInvoice"];
+            };
+        };
+        /**
+         * @description The request fails validation, or the order has no billing name or address to put on the
+         *     invoice (the platform's MissingInvoiceBillingDetails body, with the same status code).
+         */
+        InvoiceValidationError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["MissingInvoiceBillingDetails"];
+            };
+        };
     };
     parameters: {
         /** @description The resource's id. */
@@ -1520,6 +1812,60 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["NotPermitted"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    "subscriptions:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["ResourceNotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
+    "products:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["ResourceNotFound"];
             422: components["responses"]["ValidationError"];
         };
     };
@@ -1702,6 +2048,33 @@ export interface operations {
             422: components["responses"]["ValidationError"];
         };
     };
+    "customers:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["ResourceNotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
     "customers:list_payment_methods": {
         parameters: {
             query?: {
@@ -1843,6 +2216,33 @@ export interface operations {
             422: components["responses"]["ValidationError"];
         };
     };
+    "orders:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["ResourceNotFound"];
+            422: components["responses"]["ValidationError"];
+        };
+    };
     "orders:update": {
         parameters: {
             query?: never;
@@ -1943,7 +2343,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["NotPermitted"];
             404: components["responses"]["ResourceNotFound"];
-            422: components["responses"]["ValidationError"];
+            409: components["responses"]["OrderNotEligibleForInvoice"];
+            422: components["responses"]["InvoiceValidationError"];
             /** @description The invoice generation is accepted or done; the body is not shown. */
             "2XX": {
                 headers: {
@@ -1953,6 +2354,33 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
+        };
+    };
+    "customer_portal:orders:get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["ResourceNotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     "customer_portal:orders:update": {
@@ -1984,6 +2412,33 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+        };
+    };
+    "customer_portal:orders:get_receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A presigned URL to the receipt PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresignedUrl"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["NotPermitted"];
+            404: components["responses"]["ResourceNotFound"];
+            422: components["responses"]["ValidationError"];
         };
     };
     "customer_portal:orders:get_invoice": {
@@ -2028,7 +2483,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["NotPermitted"];
             404: components["responses"]["ResourceNotFound"];
-            422: components["responses"]["ValidationError"];
+            409: components["responses"]["OrderNotEligibleForInvoice"];
+            422: components["responses"]["InvoiceValidationError"];
             /** @description The invoice generation is accepted or done; the body is not shown. */
             "2XX": {
                 headers: {

@@ -69,7 +69,7 @@ describe('control functions', () => {
     expect(server.store.tokens.length).toBe(tokens);
     expect((await server.get('/v1/products/', { limit: 1 })).statusCode).toBe(200);
     expect((await server.get('/v1/customer-portal/license-keys/', {}, 'customer_session')).statusCode).toBe(200);
-    expect((await server.send('DELETE', `/v1/customers/external/${server.fixtures.customer_external_id}`)).statusCode).toBe(200);
+    expect((await server.send('DELETE', `/v1/customers/external/${server.fixtures.customer_external_id}`)).statusCode).toBe(204);
   });
 });
 
@@ -145,7 +145,7 @@ describe('customers, subscriptions and license keys', () => {
     expect(created).toMatchObject({ organization_id: server.fixtures.organization_id, deleted_at: null, external_id: expect.stringMatching(/^cnf_/) });
     const taken = server.control.createCustomer({ external_id: created.external_id as string });
     expect(taken.ok ? undefined : taken.error.code).toBe('CONFLICT');
-    expect((await server.send('DELETE', `/v1/customers/external/${created.external_id}`)).statusCode).toBe(200);
+    expect((await server.send('DELETE', `/v1/customers/external/${created.external_id}`)).statusCode).toBe(204);
   });
 
   it('createSubscription makes a subscription of the customer in each of the eight statuses, listed by the API, created now', async () => {

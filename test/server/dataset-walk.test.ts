@@ -90,7 +90,7 @@ describe.each(API_VERSIONS.map((version) => [version]))('the demo dataset throug
     return kinds.has('customer_session') ? ['customer_session', 'member_session'] : [];
   }
 
-  /** The ids a role's path parameter takes: the customers or orders it sees (the portal: its own customer's orders). */
+  /** The ids a role's path parameter takes: the customers, orders, products or subscriptions it sees (the portal: its own customer's orders). */
   function idsFor(operation: Operation, role: DemoTokenName): string[] {
     const f = server.fixtures;
     const organization = role === 'other_org' ? f.other_organization_id! : f.organization_id!;
@@ -99,6 +99,8 @@ describe.each(API_VERSIONS.map((version) => [version]))('the demo dataset throug
       const portal = role === 'customer_session' || role === 'member_session';
       return [...server.store.orders.all()].filter((o) => o.organization_id === organization && (!portal || o.customer_id === f.customer_id)).map((o) => o.id);
     }
+    if (/\/products\/\{id\}$/.test(operation.path)) return [...server.store.products.all()].filter((p) => p.organization_id === organization).map((p) => p.id);
+    if (/\/subscriptions\/\{id\}$/.test(operation.path)) return [...server.store.subscriptions.all()].filter((x) => x.organization_id === organization).map((x) => x.id);
     throw new Error(`no ids known for ${operation.operationId}`);
   }
 

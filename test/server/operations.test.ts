@@ -24,6 +24,13 @@ function newOrder(paid: boolean): string {
   return id;
 }
 
+/** A paid order of the portal customer without a billing address (set to null before its invoice). */
+async function orderWithoutAddress(): Promise<string> {
+  const id = newOrder(true);
+  await server.send('PATCH', `/v1/orders/${id}`, { json: { billing_address: null } });
+  return id;
+}
+
 /** A paid order of another customer of organization A. */
 function otherCustomersOrder(): string {
   const other = [...server.store.orders.inOrganization(f.organization_id!)].find((o) => o.customer_id !== f.customer_id && o.status === 'paid')!;
@@ -111,7 +118,7 @@ const CASES: Case[] = [
   ['customers:delete_external', 'no credentials', 401, () => server.send('DELETE', `/v1/customers/external/${f.customer_external_id}`, { as: null })],
   ['customers:delete_external', 'a read-only token', 403, () => server.send('DELETE', `/v1/customers/external/${f.customer_external_id}`, { as: 'reader' })],
   ['customers:delete_external', 'anonymize=maybe', 422, () => server.send('DELETE', `/v1/customers/external/${f.customer_external_id}`, { query: { anonymize: 'maybe' } })],
-  ['customers:delete_external', 'a customer with an external id', 200, () => server.send('DELETE', `/v1/customers/external/${f.customer_external_id}`)],
+  ['customers:delete_external', 'a customer with an external id', 204, () => server.send('DELETE', `/v1/customers/external/${f.customer_external_id}`)],
   ['customers:delete_external', 'the same customer again', 404, () => server.send('DELETE', `/v1/customers/external/${f.customer_external_id}`)],
   ['customers:delete_external', 'an unknown external id', 404, () => server.send('DELETE', '/v1/customers/external/cus_nobody')],
 
@@ -151,7 +158,8 @@ const CASES: Case[] = [
   ['orders:generate_invoice', 'no credentials', 401, () => server.send('POST', `/v1/orders/${f.order_id}/invoice`, { as: null })],
   ['orders:generate_invoice', 'a read-only token', 403, () => server.send('POST', `/v1/orders/${f.order_id}/invoice`, { as: 'reader' })],
   ['orders:generate_invoice', 'an unknown order', 404, () => server.send('POST', `/v1/orders/${UNKNOWN}/invoice`)],
-  ['orders:generate_invoice', 'a pending order', 422, () => server.send('POST', `/v1/orders/${newOrder(false)}/invoice`)],
+  ['orders:generate_invoice', 'a pending order', 409, () => server.send('POST', `/v1/orders/${newOrder(false)}/invoice`)],
+  ['orders:generate_invoice', 'an order without a billing address', 422, async () => server.send('POST', `/v1/orders/${await orderWithoutAddress()}/invoice`)],
 
   ['orders:get_invoice', 'a generated invoice', 200, async () => {
     const id = newOrder(true);
@@ -173,7 +181,8 @@ const CASES: Case[] = [
   ['customer_portal:orders:generate_invoice', 'no credentials', 401, () => server.send('POST', `/v1/customer-portal/orders/${f.order_id}/invoice`, { as: null })],
   ['customer_portal:orders:generate_invoice', 'an organization token', 403, () => server.send('POST', `/v1/customer-portal/orders/${f.order_id}/invoice`, { as: 'admin' })],
   ['customer_portal:orders:generate_invoice', 'another customer\'s order', 404, () => server.send('POST', `/v1/customer-portal/orders/${otherCustomersOrder()}/invoice`, { as: 'customer_session' })],
-  ['customer_portal:orders:generate_invoice', 'a pending order', 422, () => server.send('POST', `/v1/customer-portal/orders/${newOrder(false)}/invoice`, { as: 'customer_session' })],
+  ['customer_portal:orders:generate_invoice', 'a pending order', 409, () => server.send('POST', `/v1/customer-portal/orders/${newOrder(false)}/invoice`, { as: 'customer_session' })],
+  ['customer_portal:orders:generate_invoice', 'an order without a billing address', 422, async () => server.send('POST', `/v1/customer-portal/orders/${await orderWithoutAddress()}/invoice`, { as: 'customer_session' })],
 
   ['customer_portal:orders:get_invoice', 'a generated invoice', 200, async () => {
     const id = newOrder(true);
@@ -184,6 +193,43 @@ const CASES: Case[] = [
   ['customer_portal:orders:get_invoice', 'an organization token', 403, () => server.send('GET', `/v1/customer-portal/orders/${f.order_id}/invoice`, { as: 'admin' })],
   ['customer_portal:orders:get_invoice', 'before generation', 404, () => server.send('GET', `/v1/customer-portal/orders/${newOrder(true)}/invoice`, { as: 'customer_session' })],
   ['customer_portal:orders:get_invoice', 'an id that is not a uuid', 422, () => server.send('GET', '/v1/customer-portal/orders/42/invoice', { as: 'customer_session' })],
+
+  // Read-back operations (docs/platform.md).
+  ['products:get', 'a product', 200, () => server.send('GET', `/v1/products/${f.product_id}`)],
+  ['products:get', 'no credentials', 401, () => server.send('GET', `/v1/products/${f.product_id}`, { as: null })],
+  ['products:get', 'no scope', 403, () => server.send('GET', `/v1/products/${f.product_id}`, { as: 'no_scope' })],
+  ['products:get', 'another organization\'s product', 404, () => server.send('GET', `/v1/products/${f.other_product_id}`)],
+  ['products:get', 'an id that is not a uuid', 422, () => server.send('GET', '/v1/products/42')],
+
+  ['customers:get', 'a customer', 200, () => server.send('GET', `/v1/customers/${f.customer_id}`, { as: 'reader' })],
+  ['customers:get', 'no credentials', 401, () => server.send('GET', `/v1/customers/${f.customer_id}`, { as: null })],
+  ['customers:get', 'no scope', 403, () => server.send('GET', `/v1/customers/${f.customer_id}`, { as: 'no_scope' })],
+  ['customers:get', 'another organization\'s customer', 404, () => server.send('GET', `/v1/customers/${f.other_customer_id}`)],
+  ['customers:get', 'an id that is not a uuid', 422, () => server.send('GET', '/v1/customers/42')],
+
+  ['subscriptions:get', 'a subscription', 200, () => server.send('GET', `/v1/subscriptions/${f.subscription_id}`)],
+  ['subscriptions:get', 'no credentials', 401, () => server.send('GET', `/v1/subscriptions/${f.subscription_id}`, { as: null })],
+  ['subscriptions:get', 'no scope', 403, () => server.send('GET', `/v1/subscriptions/${f.subscription_id}`, { as: 'no_scope' })],
+  ['subscriptions:get', 'an unknown subscription', 404, () => server.send('GET', `/v1/subscriptions/${UNKNOWN}`)],
+  ['subscriptions:get', 'an id that is not a uuid', 422, () => server.send('GET', '/v1/subscriptions/42')],
+
+  ['orders:get', 'an order', 200, () => server.send('GET', `/v1/orders/${f.order_id}`, { as: 'reader' })],
+  ['orders:get', 'no credentials', 401, () => server.send('GET', `/v1/orders/${f.order_id}`, { as: null })],
+  ['orders:get', 'no scope', 403, () => server.send('GET', `/v1/orders/${f.order_id}`, { as: 'no_scope' })],
+  ['orders:get', 'another organization\'s order', 404, () => server.send('GET', `/v1/orders/${f.other_order_id}`)],
+  ['orders:get', 'an id that is not a uuid', 422, () => server.send('GET', '/v1/orders/42')],
+
+  ['customer_portal:orders:get', 'an own order', 200, () => server.send('GET', `/v1/customer-portal/orders/${f.order_id}`, { as: 'member_session' })],
+  ['customer_portal:orders:get', 'no credentials', 401, () => server.send('GET', `/v1/customer-portal/orders/${f.order_id}`, { as: null })],
+  ['customer_portal:orders:get', 'an organization token', 403, () => server.send('GET', `/v1/customer-portal/orders/${f.order_id}`, { as: 'admin' })],
+  ['customer_portal:orders:get', 'another customer\'s order', 404, () => server.send('GET', `/v1/customer-portal/orders/${otherCustomersOrder()}`, { as: 'customer_session' })],
+  ['customer_portal:orders:get', 'an id that is not a uuid', 422, () => server.send('GET', '/v1/customer-portal/orders/42', { as: 'customer_session' })],
+
+  ['customer_portal:orders:get_receipt', 'an own paid order', 200, () => server.send('GET', `/v1/customer-portal/orders/${f.order_id}/receipt`, { as: 'customer_session' })],
+  ['customer_portal:orders:get_receipt', 'no credentials', 401, () => server.send('GET', `/v1/customer-portal/orders/${f.order_id}/receipt`, { as: null })],
+  ['customer_portal:orders:get_receipt', 'an organization token', 403, () => server.send('GET', `/v1/customer-portal/orders/${f.order_id}/receipt`, { as: 'admin' })],
+  ['customer_portal:orders:get_receipt', 'another customer\'s order', 404, () => server.send('GET', `/v1/customer-portal/orders/${otherCustomersOrder()}/receipt`, { as: 'customer_session' })],
+  ['customer_portal:orders:get_receipt', 'an id that is not a uuid', 422, () => server.send('GET', '/v1/customer-portal/orders/42/receipt', { as: 'customer_session' })],
 
   ['webhooks:list_endpoints', 'a page', 200, () => server.send('GET', '/v1/webhooks/endpoints')],
   ['webhooks:list_endpoints', 'no credentials', 401, () => server.send('GET', '/v1/webhooks/endpoints', { as: null })],
@@ -208,7 +254,10 @@ describe('operations', () => {
     expect(response.statusCode, response.body.slice(0, 500)).toBe(status);
     expectConforms(server, operationId, response);
     if (status >= 400 && !operationId.startsWith('oauth2:') && status !== 422) {
-      expect(response.json()).toEqual({ error: { 401: 'Unauthorized', 403: 'NotPermitted', 404: 'ResourceNotFound' }[status], detail: expect.any(String) });
+      expect(response.json()).toEqual({ error: { 401: 'Unauthorized', 403: 'NotPermitted', 404: 'ResourceNotFound', 409: 'OrderNotEligibleForInvoice' }[status], detail: expect.any(String) });
+    }
+    if (status === 422 && _name === 'an order without a billing address') {
+      expect(response.json()).toEqual({ error: 'MissingInvoiceBillingDetails', detail: expect.any(String) });
     }
   });
 });

@@ -29,7 +29,7 @@ async function change(server: ReferenceApp): Promise<{ orderId: string; fileId: 
   if (!created.ok) throw new Error(created.error.message);
   const orderId = created.value.id as string;
   server.control.completeOrder(orderId);
-  expect((await server.app.inject({ method: 'DELETE', url: `/v1/customers/external/${server.fixtures.customer_external_id}`, headers: admin(server) })).statusCode).toBe(200);
+  expect((await server.app.inject({ method: 'DELETE', url: `/v1/customers/external/${server.fixtures.customer_external_id}`, headers: admin(server) })).statusCode).toBe(204);
   expect(server.control.createSeatInvitation({ email: 'kept@example.com' }).ok).toBe(true);
   expect(server.control.mintAuthorizationCode({ scope: 'openid' }).ok).toBe(true);
   server.control.advanceClock(90_000);

@@ -30,7 +30,7 @@ describe('another organization\'s resource is answered like a missing one', () =
   const operations = () => server.spec.operations.filter((o) => o.parameters.some((p) => p.in === 'path') && o.security.some((alt) => 'oat' in alt));
   it('covers every operation with a path parameter that takes organization tokens', () => {
     expect(operations().map((o) => o.operationId).sort()).toEqual([
-      'customers:delete_external', 'customers:list_payment_methods', 'orders:generate_invoice', 'orders:get_invoice', 'orders:get_receipt', 'orders:update', 'products:update_benefits',
+      'customers:delete_external', 'customers:get', 'customers:list_payment_methods', 'orders:generate_invoice', 'orders:get', 'orders:get_invoice', 'orders:get_receipt', 'orders:update', 'products:get', 'products:update_benefits', 'subscriptions:get',
     ]);
   });
 

@@ -90,8 +90,8 @@ describe('conformance lint', () => {
   test('lints both bundled documents by default and exits 0', async () => {
     const { code, stdout } = await conformanceLint();
     expect(code).toBe(0);
-    expect(stdout).toContain('spec/openapi.yaml: OpenAPI 3.1.0, version 2026-10, 20 operations: 0 error(s)');
-    expect(stdout).toContain('spec/openapi.2026-04.yaml: OpenAPI 3.1.0, version 2026-04, 20 operations: 0 error(s)');
+    expect(stdout).toContain('spec/openapi.yaml: OpenAPI 3.1.0, version 2026-10, 26 operations: 0 error(s)');
+    expect(stdout).toContain('spec/openapi.2026-04.yaml: OpenAPI 3.1.0, version 2026-04, 26 operations: 0 error(s)');
   }, 60_000);
 
   test('--spec works on an OpenAPI 3.0 document', async () => {

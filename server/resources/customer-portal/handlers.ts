@@ -9,7 +9,7 @@ import { listParamsOf, listReply } from '../../listing.js';
 import { findOwned, findPortalOwned, notFound } from '../../tenancy.js';
 import { listLicenseKeys } from '../license-keys/list.js';
 import { serializeLicenseKey } from '../license-keys/serializer.js';
-import { generateInvoiceReply, invoiceReply, updateBillingReply } from '../orders/operations.js';
+import { generateInvoiceReply, invoiceReply, orderReply, receiptReply, updateBillingReply } from '../orders/operations.js';
 
 /**
  * `customer_portal:license_keys:list`: a page of the session customer's license keys (200); a
@@ -31,17 +31,29 @@ function portalOrder(ctx: HandlerContext) {
 /** `customer_portal:orders:update`: as orders:update, for the session customer's own orders. */
 export const updatePortalOrderHandler: OperationHandler = (ctx) => {
   const order = portalOrder(ctx);
-  return order ? updateBillingReply(ctx, order) : notFound('Order', ctx.pathParams.id!);
+  return order ? updateBillingReply(ctx, order, 'portal') : notFound('Order', ctx.pathParams.id!);
 };
 
 /** `customer_portal:orders:generate_invoice`: as orders:generate_invoice, for the session customer's own orders. */
 export const generatePortalInvoiceHandler: OperationHandler = (ctx) => {
   const order = portalOrder(ctx);
-  return order ? generateInvoiceReply(ctx, order) : notFound('Order', ctx.pathParams.id!);
+  return order ? generateInvoiceReply(ctx, order, 'portal') : notFound('Order', ctx.pathParams.id!);
 };
 
 /** `customer_portal:orders:get_invoice`: as orders:get_invoice, for the session customer's own orders. */
 export const getPortalInvoiceHandler: OperationHandler = (ctx) => {
   const order = portalOrder(ctx);
   return order ? invoiceReply(ctx, order, `/v1/customer-portal/orders/${order.id}/invoice`) : notFound('Order', ctx.pathParams.id!);
+};
+
+/** `customer_portal:orders:get`: 200 with one of the session customer's orders (the platform's `CustomerOrder`); 404 otherwise. @see docs/platform.md (read-back operations) */
+export const getPortalOrderHandler: OperationHandler = (ctx) => {
+  const order = portalOrder(ctx);
+  return order ? orderReply(ctx, order, 'portal') : notFound('Order', ctx.pathParams.id!);
+};
+
+/** `customer_portal:orders:get_receipt`: as orders:get_receipt, for the session customer's own orders. @see docs/platform.md (read-back operations) */
+export const getPortalReceiptHandler: OperationHandler = (ctx) => {
+  const order = portalOrder(ctx);
+  return order ? receiptReply(ctx, order) : notFound('Order', ctx.pathParams.id!);
 };

@@ -34,7 +34,11 @@ export const listPaymentMethodsHandler: OperationHandler = (ctx) => {
   return listReply(page.items.map((method) => serializePaymentMethod(ctx, method)), page.totalCount, params.limit, ctx.faults);
 };
 
-/** `customers:delete_external`: 200 with the deleted customer; 404 when no live customer of the caller has this external id. */
+/**
+ * `customers:delete_external`: 204 without a body, as the platform answers (the description's table
+ * says 200 and, below it, that the success status code and body are not shown: docs/platform.md);
+ * 404 when no live customer of the caller has this external id.
+ */
 export const deleteExternalCustomerHandler: OperationHandler = (ctx) => {
   const externalId = ctx.pathParams.external_id!;
   const customer = ctx.store.customers
@@ -43,5 +47,16 @@ export const deleteExternalCustomerHandler: OperationHandler = (ctx) => {
   if (!customer) return notFound('Customer with external id', externalId);
   const deleted = deleteCustomer(ctx, customer, { anonymize: ctx.query.values.anonymize === true });
   if (!deleted.ok) return notFound('Customer with external id', externalId);
-  return { status: 200, body: serializeCustomer(ctx, deleted.value) };
+  return { status: 204 };
+};
+
+/**
+ * `customers:get`: 200 with the customer; 404 for an unknown or foreign customer, and for a deleted
+ * one (a deletion removes the customer from the organization's API).
+ * @see docs/platform.md (read-back operations)
+ */
+export const getCustomerHandler: OperationHandler = (ctx) => {
+  const id = ctx.pathParams.id!;
+  const customer = findOwned(ctx.store.customers, id, ctx.principal, ctx.faults);
+  return customer && customer.deleted_at === null ? { status: 200, body: serializeCustomer(ctx, customer) } : notFound('Customer', id);
 };

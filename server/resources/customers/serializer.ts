@@ -5,8 +5,12 @@
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
 import type { CustomerRecord, PaymentMethodRecord } from '../../store.js';
 import type { Json } from '../products/serializer.js';
+import { taxIdTuple } from '../platform-fields.js';
 
-/** A customer; a deleted one carries its deleted_at. @see shared/api-description.md, Customer */
+/**
+ * A customer; a deleted one carries its deleted_at; tax_id is the platform's `[value, format]` tuple or null.
+ * @see shared/api-description.md, Customer; docs/platform.md (tax ids)
+ */
 export function serializeCustomer(ctx: RenderContext, customer: CustomerRecord): Json {
   return {
     id: customer.id,
@@ -18,7 +22,7 @@ export function serializeCustomer(ctx: RenderContext, customer: CustomerRecord):
     name: customer.name,
     billing_name: customer.billing_name,
     billing_address: customer.billing_address && { ...customer.billing_address },
-    tax_id: customer.tax_id,
+    tax_id: taxIdTuple(customer.tax_id),
     organization_id: customer.organization_id,
     deleted_at: nullableTs(ctx, customer.deleted_at),
     first_user_event_at: nullableTs(ctx, customer.first_user_event_at),

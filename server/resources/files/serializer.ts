@@ -16,8 +16,9 @@ export function uploadPartPath(uploadId: string, partNumber: number): string {
 }
 
 /**
- * A file. `flagged_malicious_at` is shown on list items (where the API description says it appears).
- * @see shared/api-description.md, File
+ * A file. `flagged_malicious_at` is shown on list items (where the API description says it appears);
+ * product media and organization avatars carry the `public_url` the platform gives them.
+ * @see shared/api-description.md, File; docs/platform.md (files)
  */
 export function serializeFile(ctx: RenderContext, file: FileRecord, options: { listItem: boolean }): Json {
   return {
@@ -38,7 +39,13 @@ export function serializeFile(ctx: RenderContext, file: FileRecord, options: { l
     created_at: ts(ctx, file.created_at),
     ...(options.listItem ? { flagged_malicious_at: nullableTs(ctx, file.flagged_malicious_at) } : {}),
     size_readable: readableSize(file.size),
+    ...(file.service === 'product_media' || file.service === 'organization_avatar' ? { public_url: publicUrl(file.service, file.path) } : {}),
   };
+}
+
+/** Where the platform serves a public file (product media, organization avatars); the reference does not serve it. */
+export function publicUrl(service: string, path: string): string {
+  return `https://files.example.com/${service}/${path}`;
 }
 
 /**

@@ -4,7 +4,14 @@
  */
 import type { OperationHandler } from '../../handler-types.js';
 import { findOwned, notFound } from '../../tenancy.js';
-import { generateInvoiceReply, invoiceReply, receiptReply, updateBillingReply } from './operations.js';
+import { generateInvoiceReply, invoiceReply, orderReply, receiptReply, updateBillingReply } from './operations.js';
+
+/** `orders:get`: 200 with the order (the platform's `Order`); 404 for an unknown or foreign order. @see docs/platform.md (read-back operations) */
+export const getOrderHandler: OperationHandler = (ctx) => {
+  const id = ctx.pathParams.id!;
+  const order = findOwned(ctx.store.orders, id, ctx.principal, ctx.faults);
+  return order ? orderReply(ctx, order, 'organization') : notFound('Order', id);
+};
 
 /** `orders:get_receipt`: 200 `{url}` (presigned receipt PDF) for a paid order; 404 for an unknown, foreign or unpaid order. */
 export const getReceiptHandler: OperationHandler = (ctx) => {
@@ -15,7 +22,7 @@ export const getReceiptHandler: OperationHandler = (ctx) => {
   return receiptReply(ctx, order);
 };
 
-/** `orders:generate_invoice`: 202 with the order; 404 unknown or foreign; 422 not paid. */
+/** `orders:generate_invoice`: 202 with the order; 404 unknown or foreign; 409 not paid; 422 no billing details. */
 export const generateInvoiceHandler: OperationHandler = (ctx) => {
   const id = ctx.pathParams.id!;
   const order = findOwned(ctx.store.orders, id, ctx.principal, ctx.faults);

@@ -3,16 +3,30 @@
  * operations (`orders:*`) and their customer portal twins (`customer_portal:orders:*`), which
  * differ only in how the order is found.
  * Choices where the API description is silent: a receipt exists only for a paid order (404 before);
- * generating an invoice answers 202 with the order and is idempotent, and a pending order cannot be
- * invoiced (422); the invoice is 404 until generated; billing details change until the invoice is
- * generated, then 422.
+ * generating an invoice answers 202 with the order and is idempotent; as the platform declares, a
+ * pending order cannot be invoiced (409 OrderNotEligibleForInvoice) nor can an order without a
+ * billing name and address (422 MissingInvoiceBillingDetails); the invoice is 404 until generated;
+ * billing details change until the invoice is generated, then 422.
+ * @see docs/platform.md (invoices)
  * @see shared/api-description.md, Endpoints (receipt; invoices and order update, from the change history)
  */
 import type { HandlerContext } from '../../handler-types.js';
 import { errorReply, validationReply, type Reply } from '../../replies.js';
 import type { OrderRecord } from '../../store.js';
-import { addressFields, documentUrl, generateInvoice, updateBilling, type BillingUpdate } from './invoices.js';
-import { serializeOrder } from './serializer.js';
+import { addressFields, documentUrl, generateInvoice, hasInvoice, updateBilling, type BillingUpdate } from './invoices.js';
+import { serializeCustomerOrder, serializeOrder } from './serializer.js';
+
+/** Who asks: the organization API (`Order` bodies) or the customer portal (`CustomerOrder` bodies). */
+export type OrderAudience = 'organization' | 'portal';
+
+function orderBody(ctx: HandlerContext, order: OrderRecord, audience: OrderAudience): unknown {
+  return audience === 'portal' ? serializeCustomerOrder(ctx, order) : serializeOrder(ctx, order);
+}
+
+/** 200 with the order, as the organization API or the customer portal shows it. */
+export function orderReply(ctx: HandlerContext, order: OrderRecord, audience: OrderAudience): Reply {
+  return { status: 200, body: orderBody(ctx, order, audience) };
+}
 
 /** 200 `{url}` of the receipt PDF; 404 while the order is not paid. */
 export function receiptReply(ctx: HandlerContext, order: OrderRecord): Reply {
@@ -21,13 +35,22 @@ export function receiptReply(ctx: HandlerContext, order: OrderRecord): Reply {
   return { status: 200, body: { url: url.value } };
 }
 
-/** 202 with the order (is_invoice_generated true); 422 for a pending order. */
-export function generateInvoiceReply(ctx: HandlerContext, order: OrderRecord): Reply {
-  const generated = generateInvoice(ctx, order);
-  if (!generated.ok) {
-    return validationReply([{ loc: ['path', 'id'], msg: 'The order is not paid yet; only a paid order can be invoiced.', type: 'order_not_paid', input: order.id }]);
+/**
+ * 202 with the order (is_invoice_generated true); 409 `{error: "OrderNotEligibleForInvoice", detail}`
+ * for a pending order; 422 `{error: "MissingInvoiceBillingDetails", detail}` for an order without a
+ * billing name or address whose invoice is not generated yet.
+ * @see docs/platform.md (invoices: the platform's status codes and error bodies)
+ */
+export function generateInvoiceReply(ctx: HandlerContext, order: OrderRecord, audience: OrderAudience = 'organization'): Reply {
+  if (order.status !== 'paid') {
+    return { status: 409, body: { error: 'OrderNotEligibleForInvoice', detail: `Order ${order.id} is not paid yet; only a paid order can be invoiced.` } };
   }
-  return { status: 202, body: serializeOrder(ctx, generated.value) };
+  if (!hasInvoice(order, ctx.faults) && (order.billing_name === null || order.billing_address === null)) {
+    return { status: 422, body: { error: 'MissingInvoiceBillingDetails', detail: `Order ${order.id} has no billing ${order.billing_name === null ? 'name' : 'address'}; set it with PATCH before generating the invoice.` } };
+  }
+  const generated = generateInvoice(ctx, order);
+  if (!generated.ok) return { status: 409, body: { error: 'OrderNotEligibleForInvoice', detail: `Order ${order.id} cannot be invoiced.` } };
+  return { status: 202, body: orderBody(ctx, generated.value, audience) };
 }
 
 /** 200 `{url}` of the invoice PDF; 404 until the invoice is generated. */
@@ -38,12 +61,12 @@ export function invoiceReply(ctx: HandlerContext, order: OrderRecord, generatePa
 }
 
 /** 200 with the order after changing its billing name and address; 422 once the invoice is generated. */
-export function updateBillingReply(ctx: HandlerContext, order: OrderRecord): Reply {
+export function updateBillingReply(ctx: HandlerContext, order: OrderRecord, audience: OrderAudience = 'organization'): Reply {
   const update = ctx.body as BillingUpdate;
   const updated = updateBilling(ctx, order, update);
   if (!updated.ok) {
     const input = { billing_name: update.billing_name, billing_address: addressFields(update.billing_address) };
     return validationReply([{ loc: ['body'], msg: 'The invoice of this order is already generated; its billing details can no longer change.', type: 'invoice_already_generated', input }]);
   }
-  return { status: 200, body: serializeOrder(ctx, updated.value) };
+  return { status: 200, body: orderBody(ctx, updated.value, audience) };
 }

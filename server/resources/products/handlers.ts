@@ -31,6 +31,13 @@ export const listProductsHandler: OperationHandler = (ctx) => {
   return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, serialize, `${ctx.apiVersion}${omitIsArchived ? ' missing_field' : ''}`);
 };
 
+/** `products:get`: 200 with the product; 404 for an unknown or foreign product. @see docs/platform.md (read-back operations) */
+export const getProductHandler: OperationHandler = (ctx) => {
+  const id = ctx.pathParams.id!;
+  const product = findOwned(ctx.store.products, id, ctx.principal, ctx.faults);
+  return product ? { status: 200, body: serializeProduct(ctx, product, { omitIsArchived: ctx.faults.has('missing_field') }) } : notFound('Product', id);
+};
+
 /**
  * `products:update_benefits`: 200 with the product and its new benefits; 404 for an unknown or
  * foreign product; 422 at `["body", "benefits", i]` for each benefit it cannot grant (nothing changes).

@@ -3,6 +3,7 @@
  * @see shared/api-description.md, Product; Price; Benefit; ProductMediaFile; AttachedCustomField and CustomField
  */
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
+import { benefitProperties, priceAmountFields } from '../platform-fields.js';
 import { isProductDeletable, type BenefitRecord, type CustomFieldRecord, type MediaRecord, type PriceRecord, type ProductRecord } from '../../store.js';
 
 /** A JSON object as it goes on the wire. */
@@ -10,7 +11,11 @@ export type Json = Record<string, unknown>;
 
 const LEGACY_FIELDS = ['type', 'recurring_interval', 'legacy', 'price_amount', 'minimum_amount', 'maximum_amount', 'preset_amount'] as const;
 
-/** A price: the common fields, then the legacy and amount fields it has. @see shared/api-description.md, Price */
+/**
+ * A price: the common fields, then the legacy and amount fields it has, then the amount fields of
+ * its type that the description does not show and the platform requires (platform-fields.ts).
+ * @see shared/api-description.md, Price; docs/platform.md (prices)
+ */
 export function serializePrice(ctx: RenderContext, price: PriceRecord): Json {
   const body: Json = {
     id: price.id,
@@ -24,10 +29,10 @@ export function serializePrice(ctx: RenderContext, price: PriceRecord): Json {
     product_id: price.product_id,
   };
   for (const field of LEGACY_FIELDS) if (price[field] !== undefined) body[field] = price[field];
-  return body;
+  return Object.assign(body, priceAmountFields(ctx.store, price));
 }
 
-/** A benefit. @see shared/api-description.md, Benefit */
+/** A benefit; its properties complete for its type as the platform has them. @see shared/api-description.md, Benefit; docs/platform.md (benefits) */
 export function serializeBenefit(ctx: RenderContext, benefit: BenefitRecord): Json {
   return {
     id: benefit.id,
@@ -41,7 +46,7 @@ export function serializeBenefit(ctx: RenderContext, benefit: BenefitRecord): Js
     organization_id: benefit.organization_id,
     metadata: { ...benefit.metadata },
     visibility: benefit.visibility,
-    properties: structuredClone(benefit.properties),
+    properties: benefitProperties(ctx.store, benefit),
     visibility_configurable: benefit.visibility_configurable,
   };
 }

@@ -5,6 +5,7 @@
 import type { OperationHandler } from '../../handler-types.js';
 import { listParamsOf, serializedListReply } from '../../listing.js';
 import type { CancellationReason, SubscriptionRecord, SubscriptionStatus } from '../../store.js';
+import { findOwned, notFound } from '../../tenancy.js';
 import { listSubscriptions, type SubscriptionFilter } from './list.js';
 import { serializeSubscription } from './serializer.js';
 
@@ -31,4 +32,11 @@ export const listSubscriptionsHandler: OperationHandler = (ctx) => {
   const page = listSubscriptions(ctx.store, ctx.principal?.organizationIds ?? [], filter, params, ctx.faults, ctx.requestNumber);
   const serialize = (subscription: SubscriptionRecord) => serializeSubscription(ctx, subscription);
   return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, serialize, ctx.apiVersion);
+};
+
+/** `subscriptions:get`: 200 with the subscription; 404 for an unknown or foreign subscription. @see docs/platform.md (read-back operations) */
+export const getSubscriptionHandler: OperationHandler = (ctx) => {
+  const id = ctx.pathParams.id!;
+  const subscription = findOwned(ctx.store.subscriptions, id, ctx.principal, ctx.faults);
+  return subscription ? { status: 200, body: serializeSubscription(ctx, subscription) } : notFound('Subscription', id);
 };

@@ -34,7 +34,7 @@ describe('a Content-Type without a body', () => {
 
   it('serves a DELETE sent with Content-Type: application/json and no body', async () => {
     const response = await server.app.inject({ method: 'DELETE', url: `/v1/customers/external/${encodeURIComponent(f.customer_external_id!)}`, headers: { ...auth, 'content-type': 'application/json' } });
-    expect(response.statusCode, response.body).toBe(200);
+    expect(response.statusCode, response.body).toBe(204);
     expectConforms(server, 'customers:delete_external', response);
     server.control.reset();
   });
@@ -211,7 +211,7 @@ describe('keep-alive over a real socket', () => {
     const deleted = await fetch(`${origin}/v1/customers/external/${encodeURIComponent(built.fixtures.customer_external_id!)}`, { method: 'DELETE', headers });
     statuses.push(deleted.status);
     await deleted.arrayBuffer();
-    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect(statuses).toEqual([200, 200, 200, 204]);
   });
 
   it('answers fetch, which sends Accept-Encoding by default, coded; fetch reads the same JSON as a client that sends none', async () => {

@@ -80,10 +80,25 @@ describe('invoices', () => {
     expect(pdf.rawPayload.toString('latin1')).toContain(server.store.orders.get(id)!.invoice_number);
   });
 
-  it('cannot be generated for a pending order (422)', async () => {
-    const response = await server.send('POST', `/v1/orders/${order(false)}/invoice`);
-    expect(response.statusCode).toBe(422);
-    expect(response.json().detail[0]).toMatchObject({ loc: ['path', 'id'], type: 'order_not_paid' });
+  it('cannot be generated for a pending order (409 OrderNotEligibleForInvoice, as the platform declares)', async () => {
+    const id = order(false);
+    const response = await server.send('POST', `/v1/orders/${id}/invoice`);
+    expect(response.statusCode).toBe(409);
+    expectConforms(server, 'orders:generate_invoice', response);
+    expect(response.json()).toEqual({ error: 'OrderNotEligibleForInvoice', detail: expect.stringContaining(id) });
+    expect(server.store.orders.get(id)!.invoice_generated_at).toBeNull();
+  });
+
+  it('cannot be generated without a billing name or address (422 MissingInvoiceBillingDetails), and can once they are set', async () => {
+    const id = order(true);
+    await server.send('PATCH', `/v1/orders/${id}`, { json: { billing_name: null } });
+    const refused = await server.send('POST', `/v1/orders/${id}/invoice`);
+    expect(refused.statusCode).toBe(422);
+    expectConforms(server, 'orders:generate_invoice', refused);
+    expect(refused.json()).toEqual({ error: 'MissingInvoiceBillingDetails', detail: expect.stringContaining('billing name') });
+    expect(server.store.orders.get(id)!.invoice_generated_at).toBeNull();
+    await server.send('PATCH', `/v1/orders/${id}`, { json: { billing_name: 'ACME GmbH' } });
+    expect((await server.send('POST', `/v1/orders/${id}/invoice`)).statusCode).toBe(202);
   });
 
   it('exist for none of the orders at start except those the demo data generated', async () => {
@@ -106,6 +121,8 @@ describe('orders:update', () => {
     expect(renamed.json()).toMatchObject({ billing_name: 'ACME GmbH', billing_address: address });
     const cleared = await server.send('PATCH', `/v1/orders/${id}`, { json: { billing_name: null } });
     expect(cleared.json().billing_name).toBeNull();
+    // An invoice needs a billing name (MissingInvoiceBillingDetails otherwise).
+    await server.send('PATCH', `/v1/orders/${id}`, { json: { billing_name: 'ACME GmbH' } });
     const generated = await server.send('POST', `/v1/orders/${id}/invoice`);
     expect(generated.statusCode).toBe(202);
     const invoice = await fetchDocument((await server.get(`/v1/orders/${id}/invoice`)).json().url);
