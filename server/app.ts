@@ -248,7 +248,12 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   const opened = await openSeededStore(options);
   const { store, restored } = opened;
   let seeding = opened.seeding;
-  const webhooks = createWebhookDispatcher({ store, apiVersion, faults }, options.webhooks);
+  // Deliveries never go to the reference's own port (known once it listens; deliveries run only after a request).
+  const ownPort = () => {
+    const address = app.server.address();
+    return address !== null && typeof address === 'object' ? address.port : undefined;
+  };
+  const webhooks = createWebhookDispatcher({ store, apiVersion, faults }, { ownPort, ...options.webhooks });
   const control = createControl({
     store,
     apiVersion,

@@ -41,6 +41,24 @@ export interface WebhookDeliveryOptions {
    * refused here gets one failed attempt in the log, with the reason, and no retry.
    */
   allowUrl?: (url: URL) => boolean;
+  /**
+   * The port the reference itself listens on, once it listens: a URL on this machine at that port
+   * is never contacted (an endpoint fed by the reference's own operations or control API would feed
+   * itself without end). Its attempt is logged as not sent, without retry.
+   */
+  ownPort?: () => number | undefined;
+}
+
+/**
+ * Whether a URL points back at the reference itself: a loopback or unspecified host
+ * (`0.0.0.0`, `[::]`) at the port the reference listens on.
+ * @param ownPort the reference's port, or undefined before it listens (then nothing is itself)
+ */
+export function pointsAtItself(url: URL, ownPort: number | undefined): boolean {
+  if (ownPort === undefined) return false;
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  const host = url.hostname.toLowerCase();
+  return port === ownPort && (isLoopbackUrl(url) || host === '0.0.0.0' || host === '[::]');
 }
 
 /** The delivery engine of one server. */
@@ -181,6 +199,10 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
       }
       if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:')) {
         log(lane, event, attempt, endpoint.url, startedAt, 0, { responseStatus: null, error: 'not sent: the endpoint URL is not an absolute http(s) URL', retriable: false });
+        return;
+      }
+      if (pointsAtItself(target, options.ownPort?.())) {
+        log(lane, event, attempt, endpoint.url, startedAt, 0, { responseStatus: null, error: 'not sent: the URL points at the reference server itself', retriable: false });
         return;
       }
       if (!allowUrl(target)) {
