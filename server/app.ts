@@ -25,7 +25,8 @@ import { generateServerKeys, type ServerKeys } from './keys.js';
 import { createStatePersister, readStateFile, removeStrayTempFiles, restoreStore, type StatePersister } from './persistence.js';
 import { isExemptClient, registerRateLimit, resolveRateLimit, type RateLimitOption, type RateLimitSettings } from './rate-limit.js';
 import { errorReply, validationReply, type Reply, type ValidationEntry } from './replies.js';
-import { receivePart } from './resources/files/uploads.js';
+import { checkPartRequest, MAX_UPLOAD_PART_BYTES, receivePart } from './resources/files/uploads.js';
+import { BodyTooLarge, closeAfterRefusal, DEFAULT_IDLE_TIMEOUT_MS, readCapped } from './connections.js';
 import { answerKeptFirst, ResponseCache } from './response-cache.js';
 import { serveOrderDocument } from './resources/orders/documents.js';
 import { clearStore, createStore, type Store } from './store.js';
@@ -65,6 +66,8 @@ export interface BuildAppOptions {
   stateFile?: string;
   /** Milliseconds from a change to the state file write (default 200). */
   stateSaveDelayMs?: number;
+  /** Milliseconds a connection may go without any traffic either way before it is closed (default 90,000: a client that stops reading its answers). */
+  idleTimeoutMs?: number;
   /**
    * Keep the answers of paginated lists as bytes until the store changes (default true; off while
    * any fault is on). @see server/response-cache.ts
@@ -104,8 +107,7 @@ export interface ReferenceApp {
 }
 
 const MAX_DETAIL_PATH = 200;
-/** Largest upload part the reference accepts in one PUT, in bytes. */
-export const MAX_UPLOAD_PART_BYTES = 64 * 1024 * 1024;
+export { MAX_UPLOAD_PART_BYTES } from './resources/files/uploads.js';
 
 /** `/v1/products/{id}` to Fastify's `/v1/products/:id`. */
 function fastifyPath(template: string): string {
@@ -288,6 +290,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     routerOptions: { querystringParser: parseQueryString, maxParamLength: 2048 },
     // A client that declares a body and stops sending must not hold a connection forever.
     requestTimeout: 30_000,
+    // Nor one that stops reading (pipelined requests whose answers pile up): cut after this long without any traffic.
+    connectionTimeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     // Requests Node's HTTP parser rejects (unknown methods, oversized headers, bad framing) get the
     // API's error body too, instead of Fastify's default.
     clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
@@ -308,6 +312,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   app.setErrorHandler((error: { statusCode?: number; message?: string }, request, reply) => {
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'unexpected error');
+    // A refusal before the body was read (too large, or a part of the wrong size): answer, then close (connections.ts).
+    if (!request.raw.complete) closeAfterRefusal(request.raw, reply.raw);
     return send(reply, errorReply(status, status === 500 ? 'The server failed to handle the request.' : (error.message ?? 'Bad request.')));
   });
   await registerRateLimit(app, rateLimit, faults);
@@ -429,9 +435,32 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
 
   const machine = { store, apiVersion, faults, keys };
   await app.register(async (uploads) => {
+    // A part is checked before its body is read (signature, upload, part, expiry, declared size),
+    // and its body is read with the part's size as the cap: no client makes the server hold bytes
+    // it would refuse. A refusal is answered at once, then the connection is closed (lingering).
+    const acceptedParts = new WeakMap<object, number>();
+    uploads.addHook('onRequest', async (request, reply) => {
+      const params = request.params as { uploadId?: string; partNumber?: string };
+      const checked = checkPartRequest(machine, {
+        uploadId: params.uploadId ?? '',
+        partNumber: params.partNumber ?? '',
+        query: request.query as Record<string, unknown>,
+        contentLength: request.headers['content-length'],
+      });
+      if (checked.ok) {
+        acceptedParts.set(request.raw, checked.value.expectedSize);
+        return;
+      }
+      closeAfterRefusal(request.raw, reply.raw);
+      return send(reply, checked.error);
+    });
     // Part bodies are raw bytes of any media type.
     uploads.removeAllContentTypeParsers();
-    uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_PART_BYTES }, (_request, body, done) => done(null, body));
+    uploads.addContentTypeParser('*', (request, payload, done) => {
+      const cap = Math.min(acceptedParts.get(request.raw) ?? 0, MAX_UPLOAD_PART_BYTES);
+      // A part longer than its range is a 400, as one of the wrong declared length (S3 answers EntityTooLarge with 400).
+      readCapped(payload, cap, (error, body) => done(error instanceof BodyTooLarge ? Object.assign(new Error(`The part is longer than its range of ${cap} bytes.`), { statusCode: 400 }) : error, body));
+    });
     uploads.put('/__uploads/:uploadId/:partNumber', async (request, reply) => {
       const params = request.params as { uploadId: string; partNumber: string };
       const checksum = request.headers['x-amz-checksum-sha256'];
