@@ -22,7 +22,8 @@ import { resolveFaults, type FaultId, type FaultSet } from './faults.js';
 import { HANDLERS } from './handlers.js';
 import { registerHeaderFaults, send } from './http.js';
 import { generateServerKeys, type ServerKeys } from './keys.js';
-import { createStatePersister, readStateFile, removeStrayTempFiles, restoreStore, type StatePersister } from './persistence.js';
+import { removeStrayTempFiles } from './persistence.js';
+import { lockStateFile, recoverState, startStatePersister, type RecoveredState, type StatePersister } from './state-journal.js';
 import { isExemptClient, registerRateLimit, resolveRateLimit, type RateLimitOption, type RateLimitSettings } from './rate-limit.js';
 import { errorReply, validationReply, type Reply, type ValidationEntry } from './replies.js';
 import { checkPartRequest, MAX_UPLOAD_PART_BYTES, receivePart } from './resources/files/uploads.js';
@@ -59,13 +60,14 @@ export interface BuildAppOptions {
   /** Webhook delivery: attempts, backoff, timeout, which URLs may be contacted (default: loopback only). */
   webhooks?: WebhookDeliveryOptions;
   /**
-   * Keep the store in this file: loaded at start when it exists (else the demo data is seeded and
-   * written), written atomically after changes and on close.
-   * @throws HarnessError CNF_ERR_CONFIG_INVALID (from buildApp) for a file that cannot be read, is corrupt, of another format version, or of another seed than `seed`
+   * Keep the store in this file: loaded at start when it exists, with its journal replayed (else
+   * the demo data is seeded and written); every change of a request is fsynced in the journal
+   * before the request is answered (state-journal.ts). The file is locked for this server.
+   * @throws HarnessError CNF_ERR_CONFIG_INVALID (from buildApp) for a file that cannot be read, is corrupt, of another format version, of another seed than `seed`, or in use by another server
    */
   stateFile?: string;
-  /** Milliseconds from a change to the state file write (default 200). */
-  stateSaveDelayMs?: number;
+  /** Journal bytes after which a snapshot of the store is written in the background (default 16 MiB). */
+  stateCompactAfterBytes?: number;
   /** Milliseconds a connection may go without any traffic either way before it is closed (default 90,000: a client that stops reading its answers). */
   idleTimeoutMs?: number;
   /**
@@ -186,7 +188,7 @@ const CACHED_SEED = 1;
  * else a new store, seeded (and, for the default seed, kept for the next start).
  * @throws HarnessError CNF_ERR_CONFIG_INVALID (see BuildAppOptions.stateFile)
  */
-async function openSeededStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean; seeding: Seeding }> {
+async function openSeededStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean; recovered?: RecoveredState; seeding: Seeding }> {
   const opened = await openStore(options);
   const seedValue = opened.store.seed;
   const cached = seedValue === CACHED_SEED ? await readDemoCache(seedValue, options.clock) : undefined;
@@ -202,16 +204,16 @@ async function openSeededStore(options: BuildAppOptions): Promise<{ store: Store
  * The store to start with: restored from the state file when it exists, otherwise new.
  * @throws HarnessError CNF_ERR_CONFIG_INVALID (see BuildAppOptions.stateFile)
  */
-async function openStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean }> {
+async function openStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean; recovered?: RecoveredState }> {
   const clock = options.clock ? { clock: options.clock } : {};
   if (options.stateFile !== undefined) {
     await removeStrayTempFiles(options.stateFile);
-    const snapshot = await readStateFile(options.stateFile);
-    if (snapshot) {
-      if (options.seed !== undefined && options.seed !== snapshot.seed) {
-        throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${options.stateFile} holds the store of seed ${snapshot.seed}, not ${options.seed}; leave out the seed or use another state file`);
+    const recovered = await recoverState(options.stateFile, clock);
+    if (recovered) {
+      if (options.seed !== undefined && options.seed !== recovered.store.seed) {
+        throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${options.stateFile} holds the store of seed ${recovered.store.seed}, not ${options.seed}; leave out the seed or use another state file`);
       }
-      return { store: restoreStore(snapshot, clock), restored: true };
+      return { store: recovered.store, restored: true, recovered };
     }
   }
   return { store: createStore({ seed: options.seed ?? 1, ...clock }), restored: false };
@@ -247,7 +249,15 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   const spec = await loadSpec(options.specFile ?? specPath());
   const rateLimit = resolveRateLimit(options.rateLimit);
   const keys: ServerKeys = await generateServerKeys();
-  const opened = await openSeededStore(options);
+  // The lock first: nothing of the file is touched while another server may be writing it.
+  const releaseState = options.stateFile !== undefined ? await lockStateFile(options.stateFile) : async () => undefined;
+  let opened: Awaited<ReturnType<typeof openSeededStore>>;
+  try {
+    opened = await openSeededStore(options);
+  } catch (error) {
+    await releaseState();
+    throw error;
+  }
   const { store, restored } = opened;
   let seeding = opened.seeding;
   // Deliveries never go to the reference's own port (known once it listens; deliveries run only after a request).
@@ -271,16 +281,17 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   });
   let persister: StatePersister | undefined;
   if (options.stateFile !== undefined) {
-    persister = createStatePersister(store, options.stateFile, { ...(options.stateSaveDelayMs !== undefined ? { saveDelayMs: options.stateSaveDelayMs } : {}) });
-    if (!restored) {
-      persister.schedule();
-      try {
-        await persister.flush();
-      } catch (error) {
-        await webhooks.close();
-        await persister.close().catch(() => undefined);
-        throw new HarnessError('CNF_ERR_CONFIG_INVALID', `cannot write the state file ${options.stateFile}: ${(error as Error).message}`, { cause: error });
-      }
+    try {
+      persister = await startStatePersister(store, options.stateFile, {
+        generation: opened.recovered?.generation ?? 1,
+        journalBytes: opened.recovered?.journalBytes ?? 0,
+        fresh: !restored,
+        ...(options.stateCompactAfterBytes !== undefined ? { compactAfterBytes: options.stateCompactAfterBytes } : {}),
+      });
+    } catch (error) {
+      await webhooks.close();
+      await releaseState();
+      throw new HarnessError('CNF_ERR_CONFIG_INVALID', `cannot write the state file ${options.stateFile}: ${(error as Error).message}`, { cause: error });
     }
   }
 
@@ -324,6 +335,16 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') notifyStoreChanged(store);
     done();
   });
+  // With a state file, the changes of a request that may change state are fsynced before its answer
+  // is sent (a callback hook, and none without a state file: a promise per request shows in the benchmark).
+  if (persister) {
+    const journal = persister;
+    app.addHook('onSend', (request, reply, payload, done) => {
+      // A 5xx (a failed commit among them) is sent as it is: waiting again would fail again.
+      if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS' || reply.statusCode >= 500) return done(null, payload);
+      journal.durable().then(() => done(null, payload), (error: Error) => done(error));
+    });
+  }
   app.addHook('onClose', async () => {
     await webhooks.close();
     if (persister) {
@@ -334,6 +355,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
         process.emitWarning(`cannot write the state file ${persister.file} on close: ${(error as Error).message}`);
       }
     }
+    await releaseState();
   });
 
   let requestNumber = 0;

@@ -95,6 +95,8 @@ function completeIfWhole(ctx: MachineContext, upload: UploadRecord, lastNumber: 
   const file = ctx.store.files.get(upload.file_id)!;
   const etag = `"${md5(Buffer.concat(upload.parts.map((part) => Buffer.from(part.received!.etag.slice(1, -1), 'hex')))).toString('hex')}-${upload.parts.length}"`;
   fireFileTransition(ctx, file, 'complete_upload', { sha256: digest, etag, storageVersion: newId(ctx.store).replace(/-/g, '') });
+  // The transition changes the file in place and emits no event: tell the collection (state persistence journals it).
+  ctx.store.files.update(file, {});
   // The bytes are not kept once the file is complete: nothing in the API reads them back.
   for (const part of upload.parts) part.received = { etag: part.received!.etag, data: Buffer.alloc(0) };
   return undefined;
