@@ -76,10 +76,14 @@ function outOfRange(field: string, message: string): ControlError {
   return { code: 'OUT_OF_RANGE', message, field };
 }
 
-/** Checks an optional `expires_in_seconds`: absent, or a number above 0 and at most {@link MAX_EXPIRES_IN_SECONDS}. */
+/**
+ * Checks an optional `expires_in_seconds` against {@link MAX_EXPIRES_IN_SECONDS}: more (or an
+ * infinite number) is OUT_OF_RANGE; a value of 0 or less is left to the resource, which answers
+ * INVALID as it always has.
+ */
 function checkExpiry(seconds: unknown): ControlError | undefined {
-  if (seconds === undefined) return undefined;
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_EXPIRES_IN_SECONDS) {
+  if (typeof seconds !== 'number' || Number.isNaN(seconds) || seconds <= 0) return undefined;
+  if (!Number.isFinite(seconds) || seconds > MAX_EXPIRES_IN_SECONDS) {
     return outOfRange('expires_in_seconds', `expires_in_seconds must be a number above 0 and at most ${MAX_EXPIRES_IN_SECONDS} (100 years).`);
   }
   return undefined;
