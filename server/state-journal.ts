@@ -168,7 +168,12 @@ function applyCommit(store: Store, commit: { i: number; o: number; x: Change[] }
           const owner = fieldOf(store, String(same[0]));
           const record = owner instanceof Collection ? owner.get(String(same[1])) : undefined;
           if (!record) throw new Error(`${change[1]}: ${String(same[0])} has no record ${String(same[1])}`);
-          if (collection.get(record.id) === undefined) collection.insert(record);
+          // One object in both collections, even where a snapshot taken meanwhile wrote it as two.
+          const current = collection.get(record.id);
+          if (current !== record) {
+            if (current) collection.delete(record.id);
+            collection.insert(record);
+          }
           break;
         }
         const record = decode(encoded, change[1]) as BaseRecord;
@@ -445,6 +450,7 @@ export async function startStatePersister(store: Store, file: string, options: P
   // Changes arrived (a request, a delivery, an in-process control call) that no commit has captured yet.
   let wanted = false;
   let closed = false;
+  let journalClosed = false;
   let rotation: { resolve: () => void; reject: (error: Error) => void } | undefined;
   let compaction: Promise<void> | undefined;
 
@@ -461,7 +467,7 @@ export async function startStatePersister(store: Store, file: string, options: P
 
   const writeLoop = async () => {
     scheduled = false;
-    if (writing) return;
+    if (writing || journalClosed) return;
     writing = true;
     try {
       for (;;) {
@@ -558,8 +564,12 @@ export async function startStatePersister(store: Store, file: string, options: P
       await durable();
       closed = true;
       trackRecordChanges(store, undefined);
-      await journal.write(`${JSON.stringify({ closed: true } satisfies JournalLine)}\n`);
+      // A commit still being written goes before the mark of the clean close.
+      while (writing) await new Promise((resolve) => setImmediate(resolve));
+      const last = capture();
+      await journal.write(`${last === undefined ? '' : `${last}\n`}${JSON.stringify({ closed: true } satisfies JournalLine)}\n`);
       await journal.datasync();
+      journalClosed = true;
       await journal.close();
     },
   };
