@@ -397,7 +397,7 @@ function fieldKind(value: unknown): 'collection' | 'map' | 'list' | undefined {
  * changes meanwhile is also in the journal generation `generation`, replayed on top of it.
  * @param generation the journal generation the snapshot is the base of
  */
-export async function* liveSnapshotLines(store: Store, generation: number, sliceMs = 4): AsyncGenerator<string> {
+export async function* liveSnapshotLines(store: Store, generation: number, sliceMs = 2): AsyncGenerator<string> {
   let sliceStart = performance.now();
   const maybeYield = async () => {
     if (performance.now() - sliceStart < sliceMs) return;
@@ -431,7 +431,8 @@ export async function* liveSnapshotLines(store: Store, generation: number, slice
       } else {
         lines.push(JSON.stringify({ f: name, a: encode(item, `${name}[]`) }));
       }
-      if (lines.length >= 64) {
+      // Checked after every line: one slice never runs much past sliceMs.
+      if (performance.now() - sliceStart >= sliceMs) {
         yield* lines.splice(0);
         await maybeYield();
       }
