@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildApp, type BuildAppOptions, type ReferenceApp } from '../../server/app.js';
 import { readStateFile, restoreStore, snapshotStore, STATE_FORMAT, STATE_FORMAT_VERSION, writeStateFile } from '../../server/persistence.js';
-import { journalPath, recoverState } from '../../server/state-journal.js';
+import { authenticate } from '../../server/auth.js';
+import { ID_GAP_AFTER_CRASH, journalPath, recoverState } from '../../server/state-journal.js';
 import { MAX_KEPT_EVENTS } from '../../server/store.js';
 import { createStore } from '../../server/store.js';
 import { localPath, testServer } from './support.js';
@@ -177,6 +178,39 @@ describe('--state FILE', () => {
     expect(ids.filter((id) => !recovered?.store.customers.get(id))).toEqual([]);
     expect(recovered?.generation).toBeGreaterThan(1);
     expect(readdirSync(path.dirname(file)).sort()).toEqual(['state.json', `state.json.journal.${recovered!.generation}`]);
+  });
+
+  it('journals what changes in place (a code used twice revokes its tokens, an endpoint disabled, benefits replaced) and ids go on past a gap after a crash', async () => {
+    const file = path.join(tempDir(), 'state.json');
+    const server = await build({ stateFile: file });
+    const form = (fields: Record<string, string>) => ({ method: 'POST' as const, url: '/v1/oauth2/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+    const minted = server.control.mintAuthorizationCode({ scope: 'openid products:read' });
+    if (!minted.ok) throw new Error(minted.error.message);
+    const client = { client_id: server.fixtures.oauth_client_id!, client_secret: server.fixtures.oauth_client_secret! };
+    const exchange = { grant_type: 'authorization_code', code: minted.value.code, redirect_uri: minted.value.redirect_uri!, ...client };
+    const first = await server.app.inject(form(exchange));
+    expect(first.statusCode).toBe(200);
+    const accessToken = first.json().access_token as string;
+    expect(authenticate(server.store, `Bearer ${accessToken}`).ok).toBe(true);
+    // The code again: refused, and the tokens issued from it are revoked (in place, RFC 6749 section 4.1.2).
+    expect((await server.app.inject(form(exchange))).statusCode).toBe(400);
+    expect(authenticate(server.store, `Bearer ${accessToken}`).ok).toBe(false);
+    const endpoint = await server.app.inject({ method: 'POST', url: '/__control/webhook-endpoints', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ url: 'http://127.0.0.1:9/x', events: ['order.paid'] }) });
+    expect((await server.app.inject({ method: 'POST', url: `/__control/webhook-endpoints/${endpoint.json().id}/enabled`, headers: { 'content-type': 'application/json' }, payload: '{"enabled":false}' })).statusCode).toBe(200);
+    const benefits = await server.app.inject({ method: 'POST', url: `/v1/products/${server.fixtures.product_id}/benefits`, headers: { ...admin(server), 'content-type': 'application/json' }, payload: JSON.stringify({ benefits: [] }) });
+    expect(benefits.statusCode).toBe(200);
+    const idSequence = server.store.idSequence;
+    // No close: what a kill leaves (read with the same clock, so that the token has not expired by it).
+    const recovered = await recoverState(file, { clock: CLOCK });
+    expect(recovered?.crashed).toBe(true);
+    const store = recovered!.store;
+    expect(store.idSequence).toBe(idSequence + ID_GAP_AFTER_CRASH);
+    expect(authenticate(store, `Bearer ${accessToken}`).ok).toBe(false);
+    expect([...store.authorizationCodes.values()].some((code) => code.used)).toBe(true);
+    expect(store.webhookEndpoints.get(endpoint.json().id)?.enabled).toBe(false);
+    expect(store.products.get(server.fixtures.product_id!)?.benefit_ids).toEqual([]);
+    expect(authenticate(store, `Bearer ${server.credentials.admin}`).ok).toBe(true);
+    await server.app.close();
   });
 
   it('keeps only the newest events: the log is a window', async () => {
