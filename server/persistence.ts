@@ -190,12 +190,58 @@ function encodeIteratively(root: unknown, rootWhere: string): EncodedValue {
   return result as EncodedValue;
 }
 
+/** The same decoding as {@link decodeIteratively}, recursive and without building paths. */
+function decodeRecursively(value: EncodedValue, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_RECURSION) throw TOO_DEEP;
+  if (Array.isArray(value)) {
+    const items: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = decodeRecursively(value[i]!, depth + 1);
+    return items;
+  }
+  const keys = Object.keys(value);
+  let object = value;
+  if (keys.length === 1 && keys[0]!.startsWith('$')) {
+    const tag = keys[0]!;
+    const inner = value[tag]!;
+    if (tag === '$b' && typeof inner === 'string') return Buffer.from(inner, 'base64');
+    if (tag === '$s' && Array.isArray(inner)) return new Set(inner.map((item) => decodeRecursively(item, depth + 1)));
+    if (tag === '$m' && Array.isArray(inner)) {
+      return new Map(inner.map((entry) => {
+        if (!Array.isArray(entry) || entry.length !== 2) throw new SnapshotError('malformed map entry');
+        return [decodeRecursively(entry[0]!, depth + 1), decodeRecursively(entry[1]!, depth + 1)] as const;
+      }));
+    }
+    if (tag !== '$o' || inner === null || typeof inner !== 'object' || Array.isArray(inner)) throw new SnapshotError('unknown or malformed tag');
+    object = inner;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(object)) {
+    if (key === '__proto__') defineKey(out, key, decodeRecursively(object[key]!, depth + 1));
+    else out[key] = decodeRecursively(object[key]!, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * Decodes what {@link encode} wrote: recursively where it can, iteratively (any depth, and the
+ * path of a malformed tag in the error) otherwise.
+ * @throws SnapshotError for an unknown or malformed tag, naming where it is
+ */
+export function decode(root: EncodedValue, rootWhere: string): unknown {
+  try {
+    return decodeRecursively(root, 0);
+  } catch {
+    return decodeIteratively(root, rootWhere);
+  }
+}
+
 /**
  * Decodes what {@link encode} wrote. Iterative like it; Sets and Maps are built once their
  * contents are decoded (children before parents).
  * @throws SnapshotError for an unknown or malformed tag
  */
-export function decode(root: EncodedValue, rootWhere: string): unknown {
+function decodeIteratively(root: EncodedValue, rootWhere: string): unknown {
   let result: unknown;
   const tasks: Task<EncodedValue>[] = [{ value: root, where: rootWhere, set: (v) => (result = v) }];
   const finishers: (() => void)[] = [];
