@@ -1,10 +1,13 @@
 /**
- * `--state FILE`: the reference server's store written to a JSON file and read back at the next
- * start. The whole store is written at once, atomically (a temporary file in the same directory,
+ * Snapshots of the reference server's store for `--state FILE` (state-journal.ts journals the
+ * changes in between): a snapshot is written atomically (a temporary file in the same directory,
  * fsync, rename over the old file, fsync of the directory), so a process killed at any moment
- * leaves either the previous complete file or the new one. A file this code cannot read (corrupt
- * JSON, another format or version, records that do not fit the store) stops the start with
- * CNF_ERR_CONFIG_INVALID rather than being silently replaced.
+ * leaves either the previous complete file or the new one. Format 2 (written) is one JSON line
+ * per record, map entry or list item after a header, and an end line that counts them, so that a
+ * live store can be written in slices that yield to the event loop and a file cut short is told
+ * from a complete one; format 1 (one JSON document) is still read. A file this code cannot read
+ * (corrupt JSON, another format or version, cut short, records that do not fit the store) stops
+ * the start with CNF_ERR_CONFIG_INVALID rather than being silently replaced.
  *
  * The snapshot is generic over the store's fields: every `Collection` (records in insertion
  * order, so that restoring through `insert` rebuilds the same indexes), `Map` and array, plus the
