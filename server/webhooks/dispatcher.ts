@@ -8,6 +8,7 @@
  * @see shared/api-description.md, Events; shared/design.md, Reference server (Events and webhooks)
  */
 import { createHash } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent } from 'undici';
 import { eventOrganization, notifyStoreChanged, onEventAppended, type MachineContext } from '../events.js';
@@ -51,14 +52,18 @@ export interface WebhookDeliveryOptions {
 
 /**
  * Whether a URL points back at the reference itself: a loopback or unspecified host
- * (`0.0.0.0`, `[::]`) at the port the reference listens on.
+ * (`0.0.0.0`, `[::]`) or an address of one of this machine's interfaces, at the port the
+ * reference listens on (no DNS lookup: a name other than localhost is not resolved).
  * @param ownPort the reference's port, or undefined before it listens (then nothing is itself)
  */
 export function pointsAtItself(url: URL, ownPort: number | undefined): boolean {
   if (ownPort === undefined) return false;
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (port !== ownPort) return false;
   const host = url.hostname.toLowerCase();
-  return port === ownPort && (isLoopbackUrl(url) || host === '0.0.0.0' || host === '[::]');
+  if (isLoopbackUrl(url) || host === '0.0.0.0' || host === '[::]') return true;
+  const bare = host.startsWith('[') ? host.slice(1, -1) : host;
+  return Object.values(networkInterfaces()).some((addresses) => addresses?.some((address) => address.address.toLowerCase() === bare));
 }
 
 /** The delivery engine of one server. */

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CLOCK_OFFSET_MS } from '../../server/control.js';
 import { startReferenceServer } from '../../server/index.js';
@@ -300,6 +301,7 @@ describe('webhook URLs that point at the reference itself', () => {
     ['http://127.0.0.1/x', 80, true],
     ['http://example.com:4010/x', 4010, false],
     ['http://127.0.0.1:4010/x', Number.NaN, false],
+    ...Object.values(networkInterfaces()).flatMap((addresses) => addresses ?? []).filter((a) => a.family === 'IPv4').slice(0, 1).map((a): [string, number, boolean] => [`http://${a.address}:4010/x`, 4010, true]),
   ])('pointsAtItself(%s, port %i) is %s', (url, port, expected) => {
     expect(pointsAtItself(new URL(url), Number.isNaN(port) ? undefined : port)).toBe(expected);
   });
