@@ -9,9 +9,13 @@
  * measured with the same generator.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Client } from 'undici';
+import { writeWrkScript, type MixedRequest } from './mixed.js';
 
 const run = promisify(execFile);
 
@@ -43,17 +47,24 @@ export interface LoadResult {
  * Loads one URL with {@link loadGenerator}: `warmUpS` seconds unmeasured, then `durationS` seconds
  * measured, `connections` kept-alive connections, one request at a time on each.
  * @param headers sent with every request
+ * @param requests when given, the requests to send instead of GET `url`, in order and round again (paths relative to `url`'s origin; see bench/mixed.ts)
  * @throws Error when wrk fails or prints what {@link parseWrk} cannot read
  */
-export async function measureLoad(url: string, headers: Record<string, string>, connections: number, warmUpS: number, durationS: number): Promise<LoadResult> {
-  return loadGenerator() === 'wrk' ? measureWithWrk(url, headers, connections, warmUpS, durationS) : measureWithAutocannon(url, headers, connections, warmUpS, durationS);
+export async function measureLoad(url: string, headers: Record<string, string>, connections: number, warmUpS: number, durationS: number, requests?: readonly MixedRequest[]): Promise<LoadResult> {
+  return loadGenerator() === 'wrk' ? measureWithWrk(url, headers, connections, warmUpS, durationS, requests) : measureWithAutocannon(url, headers, connections, warmUpS, durationS, requests);
 }
 
-async function measureWithWrk(url: string, headers: Record<string, string>, connections: number, warmUpS: number, durationS: number): Promise<LoadResult> {
-  const args = (duration: number) => ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]), url];
-  if (warmUpS > 0) await run('wrk', args(warmUpS));
-  const { stdout } = await run('wrk', args(durationS));
-  return parseWrk(stdout);
+async function measureWithWrk(url: string, headers: Record<string, string>, connections: number, warmUpS: number, durationS: number, requests?: readonly MixedRequest[]): Promise<LoadResult> {
+  const scratch = requests ? mkdtempSync(path.join(os.tmpdir(), 'bench-wrk-')) : undefined;
+  try {
+    const script = scratch && requests ? ['-s', writeWrkScript(path.join(scratch, 'requests.lua'), requests)] : [];
+    const args = (duration: number) => ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', ...script, ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]), url];
+    if (warmUpS > 0) await run('wrk', args(warmUpS));
+    const { stdout } = await run('wrk', args(durationS), { maxBuffer: 16 * 1024 * 1024 });
+    return parseWrk(stdout);
+  } finally {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 const SIZE_UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 };
@@ -87,8 +98,9 @@ export function parseWrk(report: string): LoadResult {
   };
 }
 
-async function measureWithAutocannon(url: string, headers: Record<string, string>, connections: number, warmUpS: number, durationS: number): Promise<LoadResult> {
-  const load = (duration: number) => autocannon({ url, headers, connections, duration, pipelining: 1 });
+async function measureWithAutocannon(url: string, headers: Record<string, string>, connections: number, warmUpS: number, durationS: number, requests?: readonly MixedRequest[]): Promise<LoadResult> {
+  const sequence = requests?.map((r) => ({ method: r.method, path: r.path, ...(r.body === undefined ? {} : { body: r.body, headers: { ...headers, 'content-type': 'application/json' } }) }));
+  const load = (duration: number) => autocannon({ url, headers, connections, duration, pipelining: 1, ...(sequence ? { requests: sequence } : {}) });
   if (warmUpS > 0) await load(warmUpS);
   const result = await load(durationS);
   return {

@@ -8,6 +8,9 @@
  *    beside them the ceiling: a plain node:http server answering the reference's bytes for the
  *    same request and doing nothing else, so that a bar this machine cannot carry for answers of
  *    that size shows as such;
+ * 2b. the mixed workload (bench/mixed.ts): varied list reads and 10% writes against a reference
+ *    with its rate limit on, the same reads against Prism, at 10 and 50 connections; the share
+ *    answered from kept answers, the reference's RSS after the run and holding 100,000 products;
  * 3. median list latency of an in-process reference holding 1,000 products, and of another
  *    holding 100,000, and what keeping the indexes costs per insert and update at that size.
  * Prints the figures and PASS/FAIL against each quality bar; exits 1 when a bar fails, 2 when the
@@ -22,6 +25,7 @@ import { request } from 'undici';
 import { buildApp } from '../server/app.js';
 import { growProducts } from './fill-store.js';
 import { latencies, loadGenerator, measureLoad, median, type LoadResult } from './load.js';
+import { mixedRequests, mixedStats, startMixedServer, stopMixedServer } from './mixed.js';
 import { freePort, startServer, stopServer, type ServerProcess } from './processes.js';
 
 /** The quality bars of shared/design.md. */
@@ -58,6 +62,13 @@ const SCALING_WARM_UP = 300;
 const SCALING_ROUNDS = 5;
 const SCALING_ROUND_SIZE = 200;
 
+/** Requests drawn for the mixed workload (played round and round). */
+const MIXED_REQUESTS = 4000;
+/** The reference's rate limit during the mixed workload, per second per client: on, and above what the load sends. */
+const MIXED_RATE_LIMIT = 100_000;
+/** Products of the RSS measurement at scale. */
+const RSS_PRODUCTS = 100_000;
+
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 process.chdir(root);
 
@@ -73,6 +84,7 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 const ms = (value: number) => (value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en-US'));
 const whole = (value: number) => Math.round(value).toLocaleString('en-US');
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
 async function main(): Promise<void> {
   const deadline = setTimeout(() => {
@@ -166,6 +178,9 @@ async function main(): Promise<void> {
       rmSync(scratch, { recursive: true, force: true });
     }
     out();
+
+    // 2b. The mixed workload, against the same Prism.
+    await mixedWorkload(prism.url, headers);
   } finally {
     for (const server of servers) await stopServer(server);
   }
@@ -223,6 +238,57 @@ async function main(): Promise<void> {
   const failed = verdicts.filter((verdict) => !verdict.pass).length;
   out(failed === 0 ? 'Every bar is met.' : `${failed} of ${verdicts.length} bars failed.`);
   process.exitCode = failed === 0 ? 0 : 1;
+}
+
+/**
+ * Part 2b: the mixed workload (bench/mixed.ts) against a reference process with its rate limit on
+ * (bench/mixed-server.ts), and its reads against Prism, at 10 and 50 connections; the share of
+ * list reads answered from kept answers, the reference's RSS after the run, and the RSS of a
+ * reference holding 100,000 products.
+ * @param prismUrl the running Prism mock of part 2
+ */
+async function mixedWorkload(prismUrl: string, prismHeaders: Record<string, string>): Promise<void> {
+  const server = await startMixedServer(['--port', String(await freePort()), '--rate-limit', String(MIXED_RATE_LIMIT)]);
+  try {
+    const requests = mixedRequests(server.ids, MIXED_REQUESTS);
+    const reads = requests.filter((r) => r.method === 'GET');
+    const writes = requests.length - reads.length;
+    const headers = { authorization: `Bearer ${server.admin}`, 'accept-encoding': 'gzip, deflate, br' };
+    out(`Mixed workload (${loadGenerator()}, ${WARM_UP_S} s warm-up then ${DURATION_S} s measured; Accept-Encoding "gzip, deflate, br"; latencies in ms)`);
+    out(`  ${requests.length.toLocaleString('en-US')} requests drawn (seed 15) and played round and round: list reads of products, subscriptions, refunds, files and payment methods with a random`);
+    out(`  page, limit, filter set, sorting and id filter, and ${writes} writes (${((writes / requests.length) * 100).toFixed(1)}%: PATCH an order, replace a product's benefits, create a file), each of which drops every kept answer.`);
+    out(`  The reference's rate limit is on: ${MIXED_RATE_LIMIT.toLocaleString('en-US')} requests per second per client, which the load stays under. Prism gets the same ${reads.length.toLocaleString('en-US')} reads, no writes.`);
+    const header = ['workload', 'conns', 'ref req/s', 'p50', 'p99', 'kept', 'Prism req/s', 'p50', 'p99', 'non-2xx ref/Prism', 'req/s ratio'];
+    const widths = [38, 5, 10, 6, 6, 6, 11, 6, 6, 17, 11];
+    const row = (cells: string[]) => out(cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+    row(header);
+    for (const connections of CONNECTIONS) {
+      const before = await mixedStats(server);
+      const ref = await measureLoad(`${server.url}/`, headers, connections, WARM_UP_S, DURATION_S, requests);
+      const after = await mixedStats(server);
+      const mock = await measureLoad(`${prismUrl}/`, { ...prismHeaders, 'accept-encoding': 'gzip, deflate, br' }, connections, WARM_UP_S, DURATION_S, reads);
+      const listed = after.kept + after.made - (before.kept + before.made);
+      const kept = listed > 0 ? (after.kept - before.kept) / listed : 0;
+      const ratio = ref.rps / mock.rps;
+      row(['mixed (ref) / same reads (Prism)', String(connections), whole(ref.rps), ms(ref.p50), ms(ref.p99), `${Math.round(kept * 100)}%`, whole(mock.rps), ms(mock.p50), ms(mock.p99), `${ref.failures}/${mock.failures}`, `${ratio.toFixed(1)}x`]);
+      judge(ref.failures === 0, `mixed workload at ${connections} connections: every reference answer 2xx (${ref.failures} not)`);
+      judge(ref.rps < MIXED_RATE_LIMIT, `mixed workload at ${connections} connections: the load (${whole(ref.rps)} req/s) stays under the rate limit's budget (${MIXED_RATE_LIMIT.toLocaleString('en-US')} per second)`);
+      judge(ratio >= BARS.minThroughputRatio, `mixed workload at ${connections} connections: reference ${ratio.toFixed(1)}x Prism's requests per second on the same reads (bar >= ${BARS.minThroughputRatio}x)`);
+      if (connections === 50) judge(ref.p99 < BARS.maxP99Ms, `mixed workload at 50 connections: reference p99 ${ms(ref.p99)} ms < ${BARS.maxP99Ms} ms`);
+    }
+    out(`  "kept": the share of the reference's list reads answered from kept answers (warm-up included). Reference RSS after the runs: ${mib((await mixedStats(server)).rss)} MiB`);
+  } finally {
+    await stopMixedServer(server);
+  }
+  const large = await startMixedServer(['--port', String(await freePort()), '--products', String(RSS_PRODUCTS)]);
+  try {
+    const sample = mixedRequests(large.ids, 200);
+    await measureLoad(`${large.url}/`, { authorization: `Bearer ${large.admin}` }, 10, 0, 1, sample);
+    out(`  Reference RSS holding ${RSS_PRODUCTS.toLocaleString('en-US')} products in organization A: ${mib(large.rss)} MiB once grown, ${mib((await mixedStats(large)).rss)} MiB after 1 s of the mixed workload`);
+  } finally {
+    await stopMixedServer(large);
+  }
+  out();
 }
 
 try {

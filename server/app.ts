@@ -22,10 +22,12 @@ import { resolveFaults, type FaultId, type FaultSet } from './faults.js';
 import { HANDLERS } from './handlers.js';
 import { registerHeaderFaults, send } from './http.js';
 import { generateServerKeys, type ServerKeys } from './keys.js';
-import { createStatePersister, readStateFile, removeStrayTempFiles, restoreStore, type StatePersister } from './persistence.js';
+import { removeStrayTempFiles } from './persistence.js';
+import { lockStateFile, recoverState, startStatePersister, type RecoveredState, type StatePersister } from './state-journal.js';
 import { isExemptClient, registerRateLimit, resolveRateLimit, type RateLimitOption, type RateLimitSettings } from './rate-limit.js';
 import { errorReply, validationReply, type Reply, type ValidationEntry } from './replies.js';
-import { receivePart } from './resources/files/uploads.js';
+import { checkPartRequest, MAX_UPLOAD_PART_BYTES, receivePart } from './resources/files/uploads.js';
+import { BodyTooLarge, closeAfterRefusal, DEFAULT_IDLE_TIMEOUT_MS, readCapped } from './connections.js';
 import { answerKeptFirst, ResponseCache } from './response-cache.js';
 import { serveOrderDocument } from './resources/orders/documents.js';
 import { clearStore, createStore, type Store } from './store.js';
@@ -63,13 +65,16 @@ export interface BuildAppOptions {
   /** Webhook delivery: attempts, backoff, timeout, which URLs may be contacted (default: loopback only). */
   webhooks?: WebhookDeliveryOptions;
   /**
-   * Keep the store in this file: loaded at start when it exists (else the demo data is seeded and
-   * written), written atomically after changes and on close.
-   * @throws HarnessError CNF_ERR_CONFIG_INVALID (from buildApp) for a file that cannot be read, is corrupt, of another format version, or of another seed than `seed`
+   * Keep the store in this file: loaded at start when it exists, with its journal replayed (else
+   * the demo data is seeded and written); every change of a request is fsynced in the journal
+   * before the request is answered (state-journal.ts). The file is locked for this server.
+   * @throws HarnessError CNF_ERR_CONFIG_INVALID (from buildApp) for a file that cannot be read, is corrupt, of another format version, of another seed than `seed`, or in use by another server
    */
   stateFile?: string;
-  /** Milliseconds from a change to the state file write (default 200). */
-  stateSaveDelayMs?: number;
+  /** Journal bytes after which a snapshot of the store is written in the background (default 16 MiB). */
+  stateCompactAfterBytes?: number;
+  /** Milliseconds a connection may go without any traffic either way before it is closed (default 90,000: a client that stops reading its answers). */
+  idleTimeoutMs?: number;
   /**
    * Keep the answers of paginated lists as bytes until the store changes (default true; off while
    * any fault is on). @see server/response-cache.ts
@@ -124,8 +129,7 @@ export function requestedVersion(header: string | string[] | undefined): ApiVers
   const value = Array.isArray(header) ? header.join(', ') : header.trim();
   return (API_VERSIONS as readonly string[]).includes(value) ? (value as ApiVersion) : null;
 }
-/** Largest upload part the reference accepts in one PUT, in bytes. */
-export const MAX_UPLOAD_PART_BYTES = 64 * 1024 * 1024;
+export { MAX_UPLOAD_PART_BYTES } from './resources/files/uploads.js';
 
 /** `/v1/products/{id}` to Fastify's `/v1/products/:id`. */
 function fastifyPath(template: string): string {
@@ -208,7 +212,7 @@ const CACHED_SEED = 1;
  * else a new store, seeded (and, for the default seed, kept for the next start).
  * @throws HarnessError CNF_ERR_CONFIG_INVALID (see BuildAppOptions.stateFile)
  */
-async function openSeededStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean; seeding: Seeding }> {
+async function openSeededStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean; recovered?: RecoveredState; seeding: Seeding }> {
   const opened = await openStore(options);
   const seedValue = opened.store.seed;
   const cached = seedValue === CACHED_SEED ? await readDemoCache(seedValue, options.clock) : undefined;
@@ -224,16 +228,16 @@ async function openSeededStore(options: BuildAppOptions): Promise<{ store: Store
  * The store to start with: restored from the state file when it exists, otherwise new.
  * @throws HarnessError CNF_ERR_CONFIG_INVALID (see BuildAppOptions.stateFile)
  */
-async function openStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean }> {
+async function openStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean; recovered?: RecoveredState }> {
   const clock = options.clock ? { clock: options.clock } : {};
   if (options.stateFile !== undefined) {
     await removeStrayTempFiles(options.stateFile);
-    const snapshot = await readStateFile(options.stateFile);
-    if (snapshot) {
-      if (options.seed !== undefined && options.seed !== snapshot.seed) {
-        throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${options.stateFile} holds the store of seed ${snapshot.seed}, not ${options.seed}; leave out the seed or use another state file`);
+    const recovered = await recoverState(options.stateFile, clock);
+    if (recovered) {
+      if (options.seed !== undefined && options.seed !== recovered.store.seed) {
+        throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${options.stateFile} holds the store of seed ${recovered.store.seed}, not ${options.seed}; leave out the seed or use another state file`);
       }
-      return { store: restoreStore(snapshot, clock), restored: true };
+      return { store: recovered.store, restored: true, recovered };
     }
   }
   return { store: createStore({ seed: options.seed ?? 1, ...clock }), restored: false };
@@ -270,10 +274,23 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   const spec = await loadSpec(options.specFile ?? specPath());
   const rateLimit = resolveRateLimit(options.rateLimit);
   const keys: ServerKeys = await generateServerKeys();
-  const opened = await openSeededStore(options);
+  // The lock first: nothing of the file is touched while another server may be writing it.
+  const releaseState = options.stateFile !== undefined ? await lockStateFile(options.stateFile) : async () => undefined;
+  let opened: Awaited<ReturnType<typeof openSeededStore>>;
+  try {
+    opened = await openSeededStore(options);
+  } catch (error) {
+    await releaseState();
+    throw error;
+  }
   const { store, restored } = opened;
   let seeding = opened.seeding;
-  const webhooks = createWebhookDispatcher({ store, apiVersion, faults }, options.webhooks);
+  // Deliveries never go to the reference's own port (known once it listens; deliveries run only after a request).
+  const ownPort = () => {
+    const address = app.server.address();
+    return address !== null && typeof address === 'object' ? address.port : undefined;
+  };
+  const webhooks = createWebhookDispatcher({ store, apiVersion, faults }, { ownPort, ...options.webhooks });
   const control = createControl({
     store,
     apiVersion,
@@ -289,16 +306,17 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   });
   let persister: StatePersister | undefined;
   if (options.stateFile !== undefined) {
-    persister = createStatePersister(store, options.stateFile, { ...(options.stateSaveDelayMs !== undefined ? { saveDelayMs: options.stateSaveDelayMs } : {}) });
-    if (!restored) {
-      persister.schedule();
-      try {
-        await persister.flush();
-      } catch (error) {
-        await webhooks.close();
-        await persister.close().catch(() => undefined);
-        throw new HarnessError('CNF_ERR_CONFIG_INVALID', `cannot write the state file ${options.stateFile}: ${(error as Error).message}`, { cause: error });
-      }
+    try {
+      persister = await startStatePersister(store, options.stateFile, {
+        generation: opened.recovered?.generation ?? 1,
+        journalBytes: opened.recovered?.journalBytes ?? 0,
+        fresh: !restored,
+        ...(options.stateCompactAfterBytes !== undefined ? { compactAfterBytes: options.stateCompactAfterBytes } : {}),
+      });
+    } catch (error) {
+      await webhooks.close();
+      await releaseState();
+      throw new HarnessError('CNF_ERR_CONFIG_INVALID', `cannot write the state file ${options.stateFile}: ${(error as Error).message}`, { cause: error });
     }
   }
 
@@ -308,6 +326,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     routerOptions: { querystringParser: parseQueryString, maxParamLength: 2048 },
     // A client that declares a body and stops sending must not hold a connection forever.
     requestTimeout: 30_000,
+    // Nor one that stops reading (pipelined requests whose answers pile up): cut after this long without any traffic.
+    connectionTimeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     // Requests Node's HTTP parser rejects (unknown methods, oversized headers, bad framing) get the
     // API's error body too, instead of Fastify's default.
     clientErrorHandler: (error: NodeJS.ErrnoException, socket) => {
@@ -328,6 +348,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   app.setErrorHandler((error: { statusCode?: number; message?: string }, request, reply) => {
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'unexpected error');
+    // A refusal before the body was read (too large, or a part of the wrong size): answer, then close (connections.ts).
+    if (!request.raw.complete) closeAfterRefusal(request.raw, reply.raw);
     return send(reply, errorReply(status, status === 500 ? 'The server failed to handle the request.' : (error.message ?? 'Bad request.')));
   });
   // Every answer carries the version it was made in; an unsupported version on an API path is
@@ -349,6 +371,16 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') notifyStoreChanged(store);
     done();
   });
+  // With a state file, the changes of a request that may change state are fsynced before its answer
+  // is sent (a callback hook, and none without a state file: a promise per request shows in the benchmark).
+  if (persister) {
+    const journal = persister;
+    app.addHook('onSend', (request, reply, payload, done) => {
+      // A 5xx (a failed commit among them) is sent as it is: waiting again would fail again.
+      if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS' || reply.statusCode >= 500) return done(null, payload);
+      journal.durable().then(() => done(null, payload), (error: Error) => done(error));
+    });
+  }
   app.addHook('onClose', async () => {
     await webhooks.close();
     if (persister) {
@@ -359,6 +391,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
         process.emitWarning(`cannot write the state file ${persister.file} on close: ${(error as Error).message}`);
       }
     }
+    await releaseState();
   });
 
   let requestNumber = 0;
@@ -474,9 +507,32 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
 
   const machine = { store, apiVersion, faults, keys };
   await app.register(async (uploads) => {
+    // A part is checked before its body is read (signature, upload, part, expiry, declared size),
+    // and its body is read with the part's size as the cap: no client makes the server hold bytes
+    // it would refuse. A refusal is answered at once, then the connection is closed (lingering).
+    const acceptedParts = new WeakMap<object, number>();
+    uploads.addHook('onRequest', async (request, reply) => {
+      const params = request.params as { uploadId?: string; partNumber?: string };
+      const checked = checkPartRequest(machine, {
+        uploadId: params.uploadId ?? '',
+        partNumber: params.partNumber ?? '',
+        query: request.query as Record<string, unknown>,
+        contentLength: request.headers['content-length'],
+      });
+      if (checked.ok) {
+        acceptedParts.set(request.raw, checked.value.expectedSize);
+        return;
+      }
+      closeAfterRefusal(request.raw, reply.raw);
+      return send(reply, checked.error);
+    });
     // Part bodies are raw bytes of any media type.
     uploads.removeAllContentTypeParsers();
-    uploads.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_PART_BYTES }, (_request, body, done) => done(null, body));
+    uploads.addContentTypeParser('*', (request, payload, done) => {
+      const cap = Math.min(acceptedParts.get(request.raw) ?? 0, MAX_UPLOAD_PART_BYTES);
+      // A part longer than its range is a 400, as one of the wrong declared length (S3 answers EntityTooLarge with 400).
+      readCapped(payload, cap, (error, body) => done(error instanceof BodyTooLarge ? Object.assign(new Error(`The part is longer than its range of ${cap} bytes.`), { statusCode: 400 }) : error, body));
+    });
     uploads.put('/__uploads/:uploadId/:partNumber', async (request, reply) => {
       const params = request.params as { uploadId: string; partNumber: string };
       const checksum = request.headers['x-amz-checksum-sha256'];

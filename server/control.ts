@@ -25,7 +25,7 @@ import {
 import type { DemoData } from './demo-data.js';
 import { notifyStoreChanged, type MachineContext } from './events.js';
 import { send } from './http.js';
-import { errorReply, type Reply } from './replies.js';
+import { errorReply, validationReply, type Reply } from './replies.js';
 import { createSeatInvitation as inviteToSeat, type SeatInvitationInput } from './resources/customer-seats/claim.js';
 import { serializeSeat } from './resources/customer-seats/serializer.js';
 import { serializeCustomer } from './resources/customers/serializer.js';
@@ -42,6 +42,7 @@ import { serializeSubscription } from './resources/subscriptions/serializer.js';
 import { serializeWebhookEndpoint } from './resources/webhooks/serializer.js';
 import { fail, ok, type Result } from './result.js';
 import { newId, nowTimestamp, type EventRecord, type ProductRecord, type Store } from './store.js';
+import { pointsAtItself } from './webhooks/dispatcher.js';
 import { listDeliveries as listDeliveryLog, type DeliveryFilter, type WebhookDeliveryAttempt } from './webhooks/deliveries.js';
 import { createWebhookEndpoint as registerEndpoint, setWebhookEndpointEnabled as switchEndpoint, type WebhookEndpointInput } from './webhooks/endpoints.js';
 
@@ -55,10 +56,39 @@ export interface ControlEnvironment extends MachineContext {
   webhooks?: { idle(): Promise<void>; pending(): number };
 }
 
-/** Why a control function refused: NOT_FOUND (404 over HTTP), INVALID (400), CONFLICT (409). */
+/**
+ * Why a control function refused: NOT_FOUND (404 over HTTP), INVALID (400: a missing field or one
+ * of the wrong type), CONFLICT (409), OUT_OF_RANGE (422 in the API's validation format, `loc`
+ * naming `field`: a number beyond what the reference can represent or a URL it must not call).
+ */
 export interface ControlError {
-  code: 'NOT_FOUND' | 'INVALID' | 'CONFLICT';
+  code: 'NOT_FOUND' | 'INVALID' | 'CONFLICT' | 'OUT_OF_RANGE';
   message: string;
+  /** The body field at fault (OUT_OF_RANGE): `["body", field]` of the 422 entry. */
+  field?: string;
+}
+
+/** Most the clock may run ahead of the base clock in total, in milliseconds (100 years of 365.25 days): far enough for any expiry, and every timestamp stays a valid date. */
+export const MAX_CLOCK_OFFSET_MS = 100 * 365.25 * 24 * 3600 * 1000;
+/** Longest expiry the control API accepts for codes and invitations, in seconds (100 years of 365.25 days). */
+export const MAX_EXPIRES_IN_SECONDS = 100 * 365.25 * 24 * 3600;
+
+/** OUT_OF_RANGE for a field, with the sentence the 422 entry carries. */
+function outOfRange(field: string, message: string): ControlError {
+  return { code: 'OUT_OF_RANGE', message, field };
+}
+
+/**
+ * Checks an optional `expires_in_seconds` against {@link MAX_EXPIRES_IN_SECONDS}: more (or an
+ * infinite number) is OUT_OF_RANGE; a value of 0 or less is left to the resource, which answers
+ * INVALID as it always has.
+ */
+function checkExpiry(seconds: unknown): ControlError | undefined {
+  if (typeof seconds !== 'number' || Number.isNaN(seconds) || seconds <= 0) return undefined;
+  if (!Number.isFinite(seconds) || seconds > MAX_EXPIRES_IN_SECONDS) {
+    return outOfRange('expires_in_seconds', `expires_in_seconds must be a number above 0 and at most ${MAX_EXPIRES_IN_SECONDS} (100 years).`);
+  }
+  return undefined;
 }
 
 /** What {@link createOrder} needs; every field has a default. */
@@ -183,9 +213,11 @@ export function grantLicenseKey(env: ControlEnvironment, input: LicenseKeyInput)
 
 /**
  * Sends a seat invitation: a new pending seat on a seat-based subscription and its token.
- * @returns the seat as the API shows it and the invitation token, or why not
+ * @returns the seat as the API shows it and the invitation token, or why not (OUT_OF_RANGE: `expires_in_seconds` beyond {@link MAX_EXPIRES_IN_SECONDS})
  */
 export function createSeatInvitation(env: ControlEnvironment, input: SeatInvitationInput = {}): Result<{ seat: Json; invitation_token: string }, ControlError> {
+  const badExpiry = checkExpiry(input?.expires_in_seconds);
+  if (badExpiry) return fail(badExpiry);
   const invited = inviteToSeat(env, input);
   if (!invited.ok) return fail(invited.error);
   return ok({ seat: serializeSeat(env, invited.value.seat), invitation_token: invited.value.invitationToken });
@@ -193,20 +225,26 @@ export function createSeatInvitation(env: ControlEnvironment, input: SeatInvitat
 
 /**
  * Mints an authorization code for a client, as if its user had just authorized it.
- * @returns the code and what it is bound to, or NOT_FOUND (client) / INVALID
+ * @returns the code and what it is bound to, or NOT_FOUND (client) / INVALID / OUT_OF_RANGE (`expires_in_seconds` beyond {@link MAX_EXPIRES_IN_SECONDS})
  */
 export function mintAuthorizationCode(env: ControlEnvironment, input: AuthorizationCodeInput = {}): Result<MintedCode, ControlError> {
+  const badExpiry = checkExpiry(input?.expires_in_seconds);
+  if (badExpiry) return fail(badExpiry);
   const demo = env.demo();
   return mintCode(env.store, { clientId: demo.oauthClients.a.clientId, userId: demo.userId }, input);
 }
 
 /**
  * Moves the server's clock forward (tokens, codes, invitations and presigned URLs expire by it).
- * @param ms milliseconds, a non-negative finite number
- * @returns the new current time (ISO 8601), or INVALID
+ * @param ms milliseconds, a non-negative finite number; the clock's total advance stays within {@link MAX_CLOCK_OFFSET_MS}
+ * @returns the new current time (ISO 8601), INVALID (not a number) or OUT_OF_RANGE (negative, or beyond the total)
  */
 export function advanceClock(env: ControlEnvironment, ms: number): Result<{ now: string }, ControlError> {
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return fail({ code: 'INVALID', message: 'ms must be a non-negative number of milliseconds.' });
+  if (typeof ms !== 'number' || Number.isNaN(ms)) return fail({ code: 'INVALID', message: 'ms must be a number of milliseconds.' });
+  const room = MAX_CLOCK_OFFSET_MS - env.store.clockOffsetMs;
+  if (!Number.isFinite(ms) || ms < 0 || ms > room) {
+    return fail(outOfRange('ms', `ms must be from 0 to ${room} milliseconds: the clock runs at most ${MAX_CLOCK_OFFSET_MS} ms (100 years) ahead in total, and is ${env.store.clockOffsetMs} ms ahead now.`));
+  }
   env.store.clockOffsetMs += ms;
   return ok({ now: nowTimestamp(env.store) });
 }
@@ -336,10 +374,13 @@ export function createControl(env: ControlEnvironment): ReferenceControl {
   };
 }
 
-const STATUS: Record<ControlError['code'], number> = { NOT_FOUND: 404, INVALID: 400, CONFLICT: 409 };
+const STATUS: Record<ControlError['code'], number> = { NOT_FOUND: 404, INVALID: 400, CONFLICT: 409, OUT_OF_RANGE: 422 };
 
 function answer<T>(result: Result<T, ControlError>, status = 200): Reply {
-  return result.ok ? { status, body: result.value } : errorReply(STATUS[result.error.code], result.error.message);
+  if (result.ok) return { status, body: result.value };
+  const { code, message, field } = result.error;
+  if (code === 'OUT_OF_RANGE') return validationReply([{ loc: field === undefined ? ['body'] : ['body', field], msg: message, type: 'value_error' }]);
+  return errorReply(STATUS[code], message);
 }
 
 /** JSON types of the fields of a control body (`string|null` allows either). */
@@ -372,7 +413,8 @@ function jsonObject(body: unknown, fields: FieldTypes): Result<Record<string, un
  * organization_id?, enabled?, secret?, name?}` (201), `POST /__control/webhook-endpoints/:id/enabled
  * {enabled}`, `GET /__control/webhook-deliveries?endpoint_id=&event_type=&event_id=` and
  * `POST /__control/webhook-deliveries/settle {timeout_ms?}`. Errors are `{error, detail}` with
- * 400, 404 or 409.
+ * 400, 404 or 409; a value out of range (clock advance, expiry seconds, settle timeout, events
+ * limit, a webhook URL pointing at this server) is a 422 `{detail: [{loc, msg, type}]}`.
  */
 export function registerControlRoutes(app: FastifyInstance, control: ReferenceControl): void {
   const route = (url: string, fields: FieldTypes, run: (body: Record<string, unknown>, params: Record<string, string>) => Reply) => {
@@ -406,7 +448,7 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
     const { type, after, limit } = request.query as Record<string, unknown>;
     const count = typeof limit === 'string' ? Number(limit) : undefined;
     if (count !== undefined && (!Number.isInteger(count) || count < 1 || count > MAX_EVENTS_PAGE)) {
-      return send(reply, answer(fail({ code: 'INVALID', message: `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}.` })));
+      return send(reply, validationReply([{ loc: ['query', 'limit'], msg: `limit must be an integer from 1 to ${MAX_EVENTS_PAGE}.`, type: 'value_error' }]));
     }
     const page = { ...(typeof after === 'string' ? { after } : {}), ...(count === undefined ? {} : { limit: count + 1 }) };
     const items = control.events(typeof type === 'string' ? type : undefined, page);
@@ -418,6 +460,11 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
     { organization_id: 'string', url: 'string', events: 'object', enabled: 'boolean', secret: 'string', name: 'string|null' },
     (body) => {
       if (body.url === undefined || body.events === undefined) return answer(fail({ code: 'INVALID', message: 'url and events are required.' }));
+      const address = app.server.address();
+      const ownPort = address !== null && typeof address === 'object' ? address.port : undefined;
+      if (URL.canParse(body.url as string) && pointsAtItself(new URL(body.url as string), ownPort)) {
+        return answer(fail(outOfRange('url', 'url must not point at the reference server itself: its deliveries would feed its own operations without end.')));
+      }
       return answer(control.createWebhookEndpoint(body as unknown as WebhookEndpointInput), 201);
     },
   );
@@ -439,7 +486,7 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
     if (!body.ok) return send(reply, answer(body));
     const timeoutMs = body.value.timeout_ms as number | undefined;
     if (timeoutMs !== undefined && (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutMs > 60_000)) {
-      return send(reply, answer(fail({ code: 'INVALID', message: 'timeout_ms must be from 0 to 60000 milliseconds.' })));
+      return send(reply, answer(fail(outOfRange('timeout_ms', 'timeout_ms must be from 0 to 60000 milliseconds.'))));
     }
     return send(reply, { status: 200, body: await control.settleDeliveries(timeoutMs) });
   });

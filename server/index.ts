@@ -56,7 +56,7 @@ export interface RunningReference {
   webhooks: WebhookDispatcher;
   /** Rate limit, control API and state file as in force. */
   settings: ServerSettings;
-  /** Stops listening, stops webhook delivery, writes the state file (with `stateFile`) and releases the port. */
+  /** Stops listening, stops webhook delivery, commits the last changes to the state file and releases its lock (with `stateFile`) and the port. */
   close(): Promise<void>;
 }
 
@@ -67,7 +67,13 @@ export interface RunningReference {
 export async function startReferenceServer(options: StartOptions = {}): Promise<RunningReference> {
   const { host = '127.0.0.1', port = 0, ...buildOptions } = options;
   const built = await buildApp(buildOptions);
-  await built.app.listen({ host, port });
+  try {
+    await built.app.listen({ host, port });
+  } catch (error) {
+    // Closing releases what the build took (the state file's lock, webhook delivery).
+    await built.app.close().catch(() => undefined);
+    throw error;
+  }
   const address = built.app.server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
@@ -92,7 +98,7 @@ function settingLines(running: RunningReference): string[] {
   return [
     `Rate limit: ${running.faults.includes('rate_limit_ignored') ? 'off (fault rate_limit_ignored)' : rate}`,
     `Control API: ${controlApi ? `on (${running.url}/__control/)` : 'off'}`,
-    `State file: ${state === null ? 'none (in memory only)' : `${state.file} (${state.loaded ? 'loaded' : 'new, demo data written'}; saved after changes and on exit)`}`,
+    `State file: ${state === null ? 'none (in memory only)' : `${state.file} (${state.loaded ? 'loaded' : 'new, demo data written'}; every change fsynced before its answer, locked for this server)`}`,
   ];
 }
 

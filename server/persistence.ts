@@ -1,10 +1,13 @@
 /**
- * `--state FILE`: the reference server's store written to a JSON file and read back at the next
- * start. The whole store is written at once, atomically (a temporary file in the same directory,
+ * Snapshots of the reference server's store for `--state FILE` (state-journal.ts journals the
+ * changes in between): a snapshot is written atomically (a temporary file in the same directory,
  * fsync, rename over the old file, fsync of the directory), so a process killed at any moment
- * leaves either the previous complete file or the new one. A file this code cannot read (corrupt
- * JSON, another format or version, records that do not fit the store) stops the start with
- * CNF_ERR_CONFIG_INVALID rather than being silently replaced.
+ * leaves either the previous complete file or the new one. Format 2 (written) is one JSON line
+ * per record, map entry or list item after a header, and an end line that counts them, so that a
+ * live store can be written in slices that yield to the event loop and a file cut short is told
+ * from a complete one; format 1 (one JSON document) is still read. A file this code cannot read
+ * (corrupt JSON, another format or version, cut short, records that do not fit the store) stops
+ * the start with CNF_ERR_CONFIG_INVALID rather than being silently replaced.
  *
  * The snapshot is generic over the store's fields: every `Collection` (records in insertion
  * order, so that restoring through `insert` rebuilds the same indexes), `Map` and array, plus the
@@ -20,15 +23,12 @@ import { constants } from 'node:fs';
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../harness/errors.js';
-import { onStoreChanged } from './events.js';
-import { Collection, createStore, type Store } from './store.js';
+import { Collection, createStore, type BaseRecord, type Store } from './store.js';
 
 /** The `format` field of a state file. */
 export const STATE_FORMAT = 'billing-api-reference-state';
 /** The version of the state file format this code writes and reads. */
-export const STATE_FORMAT_VERSION = 1;
-/** Milliseconds between a change and the write it causes (changes in between share one write). */
-export const DEFAULT_SAVE_DELAY_MS = 200;
+export const STATE_FORMAT_VERSION = 2;
 
 /** A JSON value as written in a snapshot. */
 export type EncodedValue = null | boolean | number | string | EncodedValue[] | { [key: string]: EncodedValue };
@@ -44,10 +44,10 @@ export interface StoreSnapshot {
   data: Record<string, EncodedValue>;
 }
 
-/** The content of a state file. */
+/** The content of a state file of format 1 (one JSON document; still read, no longer written). */
 export interface StateFileContent {
   format: typeof STATE_FORMAT;
-  version: typeof STATE_FORMAT_VERSION;
+  version: 1;
   /** When it was written (ISO 8601, the wall clock). */
   saved_at: string;
   store: StoreSnapshot;
@@ -76,12 +76,69 @@ interface Task<T> {
   set(result: unknown): void;
 }
 
+/** Thrown by {@link encodeRecursively} past its depth: the iterative encoder takes over. */
+const TOO_DEEP = Symbol('too deep');
+/** Depth up to which {@link encodeRecursively} recurses (records are a few levels deep). */
+const MAX_RECURSION = 64;
+
+/** The same encoding as {@link encodeIteratively}, recursive and without building paths: ten times faster on records. */
+function encodeRecursively(value: unknown, depth: number): EncodedValue {
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case 'boolean':
+    case 'string':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw new SnapshotError('not finite');
+      return value;
+    case 'object':
+      break;
+    default:
+      throw new SnapshotError('not JSON');
+  }
+  if (depth > MAX_RECURSION) throw TOO_DEEP;
+  if (Array.isArray(value)) {
+    const items: EncodedValue[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = encodeRecursively(value[i], depth + 1);
+    return items;
+  }
+  if (Buffer.isBuffer(value)) return { $b: value.toString('base64') };
+  if (value instanceof Set) return { $s: [...value].map((item) => encodeRecursively(item, depth + 1)) };
+  if (value instanceof Map) return { $m: [...value].map(([key, item]) => [encodeRecursively(key, depth + 1), encodeRecursively(item, depth + 1)]) };
+  if (!isPlainObject(value)) throw new SnapshotError('not plain');
+  const out: Record<string, EncodedValue> = {};
+  let tagLike = false;
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (item === undefined) continue;
+    if (key.startsWith('$')) tagLike = true;
+    if (key === '__proto__') defineKey(out, key, encodeRecursively(item, depth + 1));
+    else out[key] = encodeRecursively(item, depth + 1);
+  }
+  return tagLike ? { $o: out } : out;
+}
+
+/**
+ * Encodes a value for JSON (Buffer, Set, Map tagged; plain objects with a `$` key wrapped):
+ * recursively where it can, iteratively (any depth JSON itself can hold, and the path of a value
+ * that cannot be encoded in the error) otherwise.
+ * @throws SnapshotError for a value JSON cannot hold (a function, a class instance, a non-finite number), naming where it is
+ */
+export function encode(root: unknown, rootWhere: string): EncodedValue {
+  try {
+    return encodeRecursively(root, 0);
+  } catch {
+    // Too deep, or not encodable: the iterative encoder encodes it or says where it fails.
+    return encodeIteratively(root, rootWhere);
+  }
+}
+
 /**
  * Encodes a value for JSON (Buffer, Set, Map tagged; plain objects with a `$` key wrapped).
  * Iterative rather than recursive, so that any depth JSON itself can hold is kept.
  * @throws SnapshotError for a value JSON cannot hold (a function, a class instance, a non-finite number)
  */
-function encode(root: unknown, rootWhere: string): EncodedValue {
+function encodeIteratively(root: unknown, rootWhere: string): EncodedValue {
   let result: unknown = null;
   const tasks: Task<unknown>[] = [{ value: root, where: rootWhere, set: (v) => (result = v) }];
   for (let task = tasks.pop(); task !== undefined; task = tasks.pop()) {
@@ -136,12 +193,58 @@ function encode(root: unknown, rootWhere: string): EncodedValue {
   return result as EncodedValue;
 }
 
+/** The same decoding as {@link decodeIteratively}, recursive and without building paths. */
+function decodeRecursively(value: EncodedValue, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > MAX_RECURSION) throw TOO_DEEP;
+  if (Array.isArray(value)) {
+    const items: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = decodeRecursively(value[i]!, depth + 1);
+    return items;
+  }
+  const keys = Object.keys(value);
+  let object = value;
+  if (keys.length === 1 && keys[0]!.startsWith('$')) {
+    const tag = keys[0]!;
+    const inner = value[tag]!;
+    if (tag === '$b' && typeof inner === 'string') return Buffer.from(inner, 'base64');
+    if (tag === '$s' && Array.isArray(inner)) return new Set(inner.map((item) => decodeRecursively(item, depth + 1)));
+    if (tag === '$m' && Array.isArray(inner)) {
+      return new Map(inner.map((entry) => {
+        if (!Array.isArray(entry) || entry.length !== 2) throw new SnapshotError('malformed map entry');
+        return [decodeRecursively(entry[0]!, depth + 1), decodeRecursively(entry[1]!, depth + 1)] as const;
+      }));
+    }
+    if (tag !== '$o' || inner === null || typeof inner !== 'object' || Array.isArray(inner)) throw new SnapshotError('unknown or malformed tag');
+    object = inner;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(object)) {
+    if (key === '__proto__') defineKey(out, key, decodeRecursively(object[key]!, depth + 1));
+    else out[key] = decodeRecursively(object[key]!, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * Decodes what {@link encode} wrote: recursively where it can, iteratively (any depth, and the
+ * path of a malformed tag in the error) otherwise.
+ * @throws SnapshotError for an unknown or malformed tag, naming where it is
+ */
+export function decode(root: EncodedValue, rootWhere: string): unknown {
+  try {
+    return decodeRecursively(root, 0);
+  } catch {
+    return decodeIteratively(root, rootWhere);
+  }
+}
+
 /**
  * Decodes what {@link encode} wrote. Iterative like it; Sets and Maps are built once their
  * contents are decoded (children before parents).
  * @throws SnapshotError for an unknown or malformed tag
  */
-function decode(root: EncodedValue, rootWhere: string): unknown {
+function decodeIteratively(root: EncodedValue, rootWhere: string): unknown {
   let result: unknown;
   const tasks: Task<EncodedValue>[] = [{ value: root, where: rootWhere, set: (v) => (result = v) }];
   const finishers: (() => void)[] = [];
@@ -296,19 +399,30 @@ function tempPattern(file: string): RegExp {
 }
 
 /**
- * Writes a snapshot atomically: a temporary file in the same directory, fsync, rename over `file`,
- * fsync of the directory. A crash at any point leaves `file` as it was or complete.
+ * Writes lines to `file` atomically: a temporary file in the same directory, fsync, rename over
+ * `file`, fsync of the directory. A crash at any point leaves `file` as it was or complete. The
+ * lines may come from an async source that yields to the event loop between them (a snapshot of a
+ * live store built in slices); they are written in blocks of about 256 KiB.
  * @throws the file system's error (ENOENT for a missing directory, EACCES, ENOSPC, ...); the temporary file is removed
  */
-export async function writeStateFile(file: string, snapshot: StoreSnapshot): Promise<void> {
-  const content: StateFileContent = { format: STATE_FORMAT, version: STATE_FORMAT_VERSION, saved_at: new Date().toISOString(), store: snapshot };
-  const text = `${JSON.stringify(content)}\n`;
+export async function writeLinesAtomically(file: string, lines: Iterable<string> | AsyncIterable<string>): Promise<void> {
   const directory = path.dirname(path.resolve(file));
   const temp = path.join(directory, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
     try {
-      await handle.writeFile(text, 'utf8');
+      let block: string[] = [];
+      let size = 0;
+      for await (const line of lines) {
+        block.push(line, '\n');
+        size += line.length + 1;
+        if (size >= 256 * 1024) {
+          await handle.write(block.join(''));
+          block = [];
+          size = 0;
+        }
+      }
+      if (block.length > 0) await handle.write(block.join(''));
       await handle.sync();
     } finally {
       await handle.close();
@@ -318,7 +432,11 @@ export async function writeStateFile(file: string, snapshot: StoreSnapshot): Pro
     await rm(temp, { force: true });
     throw error;
   }
-  // The rename is only durable once the directory entry is; not every platform can fsync a directory.
+  await syncDirectory(directory);
+}
+
+/** fsyncs a directory, so that a rename or a new file in it survives a crash; best effort (not every platform can). */
+export async function syncDirectory(directory: string): Promise<void> {
   try {
     const dir = await open(directory, constants.O_RDONLY);
     try {
@@ -327,16 +445,131 @@ export async function writeStateFile(file: string, snapshot: StoreSnapshot): Pro
       await dir.close();
     }
   } catch {
-    // Best effort: the file itself is complete either way.
+    // The file itself is complete either way.
   }
 }
 
+/** The first line of a format 2 state file. */
+export interface SnapshotHeader {
+  format: typeof STATE_FORMAT;
+  version: typeof STATE_FORMAT_VERSION;
+  /** When it was written (ISO 8601, the wall clock). */
+  saved_at: string;
+  seed: number;
+  idSequence: number;
+  clockOffsetMs: number;
+  /** The journal generation to replay on top of it (`<file>.journal.<generation>` and later ones). */
+  generation: number;
+}
+
 /**
- * Reads a state file.
- * @returns the snapshot, or undefined when the file does not exist
- * @throws HarnessError CNF_ERR_CONFIG_INVALID when it cannot be read, is not JSON, or is not a state file of {@link STATE_FORMAT_VERSION}
+ * The lines of a format 2 state file for a snapshot: the header, one line per record, map entry
+ * or list item (`{"f": field, "r": record}`, `{"f": field, "m": [key, value]}`, `{"f": field, "a": item}`),
+ * and `{"end": count}`, so that a file cut short is told from a complete one (the end line may
+ * also carry `idSequence` and `clockOffsetMs`, which then override the header's).
  */
-export async function readStateFile(file: string): Promise<StoreSnapshot | undefined> {
+export function* snapshotLines(snapshot: StoreSnapshot, generation: number): Generator<string> {
+  const header: SnapshotHeader = { format: STATE_FORMAT, version: STATE_FORMAT_VERSION, saved_at: new Date().toISOString(), seed: snapshot.seed, idSequence: snapshot.idSequence, clockOffsetMs: snapshot.clockOffsetMs, generation };
+  yield JSON.stringify(header);
+  let count = 0;
+  for (const [field, value] of Object.entries(snapshot.data)) {
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        count++;
+        yield JSON.stringify({ f: field, a: item });
+      }
+    } else if (value !== null && typeof value === 'object' && Array.isArray(value.$m)) {
+      for (const entry of value.$m) {
+        count++;
+        yield JSON.stringify({ f: field, m: entry });
+      }
+    }
+  }
+  yield JSON.stringify({ end: count });
+}
+
+/** Kinds of store field, for the lines of a snapshot. */
+function fieldKind(value: unknown): 'collection' | 'map' | 'list' | undefined {
+  if (value instanceof Collection) return 'collection';
+  if (value instanceof Map) return 'map';
+  if (Array.isArray(value)) return 'list';
+  return undefined;
+}
+
+/**
+ * The lines of a format 2 state file for a live store, built in slices of about `sliceMs` that
+ * yield to the event loop in between, so that requests go on being answered while a large store is
+ * written. The records are those of the moment each slice runs (a fuzzy snapshot): whatever
+ * changes meanwhile is also in the journal generation `generation`, replayed on top of it.
+ * @param generation the journal generation the snapshot is the base of
+ */
+export async function* liveSnapshotLines(store: Store, generation: number, sliceMs = 2): AsyncGenerator<string> {
+  let sliceStart = performance.now();
+  const maybeYield = async () => {
+    if (performance.now() - sliceStart < sliceMs) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  };
+  const header: SnapshotHeader = { format: STATE_FORMAT, version: STATE_FORMAT_VERSION, saved_at: new Date().toISOString(), seed: store.seed, idSequence: store.idSequence, clockOffsetMs: store.clockOffsetMs, generation };
+  yield JSON.stringify(header);
+  const lines: string[] = [];
+  const owners = new Map<object, string>();
+  let count = 0;
+  for (const [name, value] of Object.entries(store)) {
+    if (SCALAR_FIELDS.has(name)) continue;
+    const kind = fieldKind(value);
+    if (kind === undefined) throw new Error(`cannot snapshot the store: store field ${name} is neither a collection, a map nor a list`);
+    const items: unknown[] = kind === 'collection' ? [...(value as Collection<BaseRecord>).all()] : kind === 'map' ? [...(value as Map<unknown, unknown>)] : [...(value as unknown[])];
+    for (const item of items) {
+      count++;
+      if (kind === 'collection') {
+        const record = item as BaseRecord;
+        const owner = owners.get(record);
+        if (owner !== undefined) {
+          lines.push(JSON.stringify({ f: name, r: { $same: [owner, record.id] } }));
+        } else {
+          owners.set(record, name);
+          lines.push(JSON.stringify({ f: name, r: encode(record, `${name}[${record.id}]`) }));
+        }
+      } else if (kind === 'map') {
+        const [key, entry] = item as [unknown, unknown];
+        lines.push(JSON.stringify({ f: name, m: [encode(key, `${name} key`), encode(entry, `${name}[${String(key)}]`)] }));
+      } else {
+        lines.push(JSON.stringify({ f: name, a: encode(item, `${name}[]`) }));
+      }
+      // Checked after every line: one slice never runs much past sliceMs.
+      if (performance.now() - sliceStart >= sliceMs) {
+        yield* lines.splice(0);
+        await maybeYield();
+      }
+    }
+  }
+  yield* lines.splice(0);
+  // The id sequence and clock as they are once every record is written: no record of the file has an id beyond it.
+  yield JSON.stringify({ end: count, idSequence: store.idSequence, clockOffsetMs: store.clockOffsetMs });
+}
+
+/**
+ * Writes a snapshot atomically in format 2 (the lines of {@link snapshotLines}).
+ * @param generation the journal generation it is the base of (default 1)
+ * @throws the file system's error (ENOENT for a missing directory, EACCES, ENOSPC, ...); the temporary file is removed
+ */
+export async function writeStateFile(file: string, snapshot: StoreSnapshot, generation = 1): Promise<void> {
+  await writeLinesAtomically(file, snapshotLines(snapshot, generation));
+}
+
+/** A state file read back: its snapshot and the journal generation to replay on top of it (format 1 files: none, generation 0). */
+export interface StateFileRead {
+  snapshot: StoreSnapshot;
+  generation: number;
+}
+
+/**
+ * Reads a state file of format 2 (lines) or 1 (one JSON document).
+ * @returns the snapshot and its generation, or undefined when the file does not exist
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID when it cannot be read, is not JSON, is cut short, or is not a state file of a version this code reads
+ */
+export async function readStateFileWithGeneration(file: string): Promise<StateFileRead | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -344,20 +577,66 @@ export async function readStateFile(file: string): Promise<StoreSnapshot | undef
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new HarnessError('CNF_ERR_CONFIG_INVALID', `cannot read the state file ${file}: ${(error as Error).message}`, { cause: error });
   }
-  let content: Partial<StateFileContent>;
+  const invalid = (message: string, cause?: unknown) => new HarnessError('CNF_ERR_CONFIG_INVALID', message, cause === undefined ? undefined : { cause });
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  let first: { format?: unknown; version?: unknown; store?: StoreSnapshot | null };
   try {
-    content = JSON.parse(text) as Partial<StateFileContent>;
+    first = JSON.parse(lines.length > 1 ? lines[0]! : text) as typeof first;
   } catch (error) {
-    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${file} is not valid JSON (${(error as Error).message}); move it away or pass another --state file`, { cause: error });
+    throw invalid(`the state file ${file} is not valid JSON (${(error as Error).message}); move it away or pass another --state file`, error);
   }
-  if (content === null || typeof content !== 'object' || content.format !== STATE_FORMAT) {
-    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `${file} is not a reference server state file (no "format": "${STATE_FORMAT}")`);
+  if (first === null || typeof first !== 'object' || first.format !== STATE_FORMAT) {
+    throw invalid(`${file} is not a reference server state file (no "format": "${STATE_FORMAT}")`);
   }
-  if (content.version !== STATE_FORMAT_VERSION) {
-    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${file} has format version ${String(content.version)}; this reference server reads version ${STATE_FORMAT_VERSION}`);
+  if (first.version === 1) {
+    if (first.store === null || typeof first.store !== 'object') throw invalid(`the state file ${file} has no store`);
+    return { snapshot: first.store, generation: 0 };
   }
-  if (content.store === null || typeof content.store !== 'object') throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${file} has no store`);
-  return content.store;
+  if (first.version !== STATE_FORMAT_VERSION) {
+    throw invalid(`the state file ${file} has format version ${String(first.version)}; this reference server reads versions 1 and ${STATE_FORMAT_VERSION}`);
+  }
+  const header = { ...(first as unknown as SnapshotHeader) };
+  const data: Record<string, EncodedValue> = {};
+  let count = 0;
+  let ended = false;
+  for (let i = 1; i < lines.length; i++) {
+    let line: { f?: unknown; r?: EncodedValue; m?: EncodedValue; a?: EncodedValue; end?: unknown; idSequence?: unknown; clockOffsetMs?: unknown };
+    try {
+      line = JSON.parse(lines[i]!) as typeof line;
+    } catch (error) {
+      throw invalid(`the state file ${file} is not valid JSON at line ${i + 1} (${(error as Error).message}); move it away or pass another --state file`, error);
+    }
+    if (typeof line.end === 'number') {
+      if (line.end !== count || i !== lines.length - 1) throw invalid(`the state file ${file} is inconsistent: its end line counts ${line.end} entries, ${count} precede it`);
+      if (typeof line.idSequence === 'number') header.idSequence = line.idSequence;
+      if (typeof line.clockOffsetMs === 'number') header.clockOffsetMs = line.clockOffsetMs;
+      ended = true;
+      break;
+    }
+    if (typeof line.f !== 'string') throw invalid(`the state file ${file} has a line ${i + 1} without a field name`);
+    count++;
+    if (line.m !== undefined) {
+      const map = (data[line.f] ??= { $m: [] }) as { $m?: EncodedValue[] };
+      if (!Array.isArray(map.$m)) throw invalid(`the state file ${file}: ${line.f} holds both map entries and list items`);
+      map.$m.push(line.m);
+    } else {
+      const list = (data[line.f] ??= []) as EncodedValue[];
+      if (!Array.isArray(list)) throw invalid(`the state file ${file}: ${line.f} holds both map entries and list items`);
+      list.push(line.r !== undefined ? line.r : (line.a ?? null));
+    }
+  }
+  if (!ended) throw invalid(`the state file ${file} is cut short (no end line); it was not written by a complete snapshot`);
+  return { snapshot: { seed: header.seed, idSequence: header.idSequence, clockOffsetMs: header.clockOffsetMs, data }, generation: header.generation };
+}
+
+/**
+ * Reads the snapshot of a state file (format 2 or 1), without the journal.
+ * @returns the snapshot, or undefined when the file does not exist
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID (see {@link readStateFileWithGeneration})
+ */
+export async function readStateFile(file: string): Promise<StoreSnapshot | undefined> {
+  return (await readStateFileWithGeneration(file))?.snapshot;
 }
 
 /**
@@ -377,73 +656,4 @@ export async function removeStrayTempFiles(file: string): Promise<string[]> {
   const stray = names.filter((name) => pattern.test(name));
   await Promise.all(stray.map((name) => rm(path.join(directory, name), { force: true })));
   return stray;
-}
-
-/** Writes a store to its state file after changes. */
-export interface StatePersister {
-  /** The state file. */
-  readonly file: string;
-  /** Notes a change: a write follows after the save delay (changes in between share it). */
-  schedule(): void;
-  /** Writes now if anything changed since the last write, and waits for it. @throws the write's file system error */
-  flush(): Promise<void>;
-  /** Stops listening to changes, then flushes (the final write on shutdown). */
-  close(): Promise<void>;
-}
-
-/**
- * Starts writing `store` to `file` after every change (the notices of `onStoreChanged`), at most
- * once per `saveDelayMs`, one write at a time; a failed write is reported through `onError` and
- * retried at the next change.
- * @param options.saveDelayMs milliseconds from a change to its write (default {@link DEFAULT_SAVE_DELAY_MS})
- * @param options.onError called with a failed background write's error (default: a process warning)
- */
-export function createStatePersister(store: Store, file: string, options: { saveDelayMs?: number; onError?: (error: Error) => void } = {}): StatePersister {
-  const saveDelayMs = Math.max(0, options.saveDelayMs ?? DEFAULT_SAVE_DELAY_MS);
-  const onError = options.onError ?? ((error: Error) => process.emitWarning(`cannot write the state file ${file}: ${error.message}`));
-  let dirty = false;
-  let timer: NodeJS.Timeout | undefined;
-  let writing: Promise<void> | undefined;
-
-  const writeLoop = async () => {
-    while (dirty) {
-      dirty = false;
-      await writeStateFile(file, snapshotStore(store));
-    }
-  };
-  const write = (): Promise<void> => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (!writing) {
-      writing = writeLoop().finally(() => {
-        writing = undefined;
-      });
-    }
-    return writing;
-  };
-  const schedule = () => {
-    dirty = true;
-    if (timer || writing) return;
-    timer = setTimeout(() => {
-      write().catch((error: Error) => {
-        dirty = true;
-        onError(error);
-      });
-    }, saveDelayMs);
-  };
-  const unsubscribe = onStoreChanged(store, schedule);
-
-  const flush = async () => {
-    if (writing) await writing.catch(() => undefined);
-    if (dirty) await write();
-  };
-  return {
-    file,
-    schedule,
-    flush,
-    async close() {
-      unsubscribe();
-      await flush();
-    },
-  };
 }

@@ -496,11 +496,54 @@ export type IndexValue = string | number | boolean | null;
 /** Secondary indexes of a collection: index name to the values a record is filed under (none, one or several). */
 export type IndexKeys<T> = Record<string, (record: T) => readonly IndexValue[]>;
 
+/** Told of every record a collection inserts, updates or deletes (state persistence journals them). */
+export type RecordListener = (collection: Collection<BaseRecord>, id: string, deleted: boolean) => void;
+
 /** Counts the changes of all the collections of one store, so that a cache can tell whether anything changed. */
 export class ChangeCounter {
   /** Changes so far: records inserted, updated or deleted, collections cleared, notices counted with {@link markStoreChanged}. */
   count = 0;
+  /** Set by {@link trackRecordChanges}. */
+  onRecord: RecordListener | undefined;
+  /** Set by {@link trackRecordChanges}: called when {@link clearStore} empties the store. */
+  onClear: (() => void) | undefined;
 }
+
+/**
+ * An append-only log that keeps only its newest entries: once it holds more than `capacity` plus a
+ * quarter, the oldest are dropped down to `capacity` (amortized constant time per entry).
+ * `appended` counts every entry ever pushed, dropped ones included.
+ */
+export class BoundedLog<T> extends Array<T> {
+  // Methods that build a new array (slice, filter, map) build a plain one.
+  static override get [Symbol.species](): ArrayConstructor {
+    return Array;
+  }
+
+  /** Entries kept at least (the newest ones). */
+  declare readonly capacity: number;
+  /** Entries pushed since the log was created. */
+  declare appended: number;
+
+  constructor(capacity: number) {
+    super();
+    // Not enumerable: the log compares, prints and serializes as the array of its entries.
+    Object.defineProperty(this, 'capacity', { value: capacity, enumerable: false });
+    Object.defineProperty(this, 'appended', { value: 0, writable: true, enumerable: false });
+  }
+
+  override push(...items: T[]): number {
+    for (const item of items) super.push(item);
+    this.appended += items.length;
+    if (this.length > this.capacity + Math.ceil(this.capacity / 4)) this.splice(0, this.length - this.capacity);
+    return this.length;
+  }
+}
+
+/** Events the store keeps (the newest; older ones are dropped): the control API's window on the event log. */
+export const MAX_KEPT_EVENTS = 10_000;
+/** Webhook delivery attempts the store keeps (the newest). */
+export const MAX_KEPT_DELIVERIES = 10_000;
 
 /** One order of a collection kept up to date: per organization, every record sorted by `compare`. */
 interface KeptOrder<T> {
@@ -593,6 +636,7 @@ export class Collection<T extends BaseRecord> {
       sorted?.splice(insertPosition(sorted, record, order.compare), 0, record);
     }
     this.changed();
+    this.changes.onRecord?.(this as unknown as Collection<BaseRecord>, record.id, false);
     return record;
   }
 
@@ -624,6 +668,7 @@ export class Collection<T extends BaseRecord> {
       if (sorted) sorted.splice(insertPosition(sorted, record, orders[i]!.compare), 0, record);
     });
     this.changed();
+    this.changes.onRecord?.(this as unknown as Collection<BaseRecord>, record.id, false);
     return record;
   }
 
@@ -641,6 +686,7 @@ export class Collection<T extends BaseRecord> {
     if (list.length === 0) this.byOrganization.delete(record.organization_id);
     this.byId.delete(id);
     this.changed();
+    this.changes.onRecord?.(this as unknown as Collection<BaseRecord>, id, true);
     return record;
   }
 
@@ -850,10 +896,10 @@ export interface Store {
   readonly authorizationCodes: Map<string, AuthorizationCodeRecord>;
   /** Refresh tokens by the sha256 (hex) of the token. */
   readonly refreshTokens: Map<string, RefreshTokenRecord>;
-  /** The event log, oldest first. @see shared/api-description.md, Events */
-  readonly events: EventRecord[];
-  /** The webhook delivery log, oldest first. */
-  readonly deliveries: WebhookDeliveryRecord[];
+  /** The event log, oldest first: the newest {@link MAX_KEPT_EVENTS} at least. @see shared/api-description.md, Events */
+  readonly events: BoundedLog<EventRecord>;
+  /** The webhook delivery log, oldest first: the newest {@link MAX_KEPT_DELIVERIES} at least. */
+  readonly deliveries: BoundedLog<WebhookDeliveryRecord>;
 }
 
 /**
@@ -905,8 +951,8 @@ export function createStore(options: { seed?: number; clock?: () => Date } = {})
     tokens: [],
     authorizationCodes: new Map(),
     refreshTokens: new Map(),
-    events: [],
-    deliveries: [],
+    events: new BoundedLog<EventRecord>(MAX_KEPT_EVENTS),
+    deliveries: new BoundedLog<WebhookDeliveryRecord>(MAX_KEPT_DELIVERIES),
   };
   changeCounters.set(store, changes);
   return store;
@@ -934,8 +980,20 @@ export function markStoreChanged(store: Store): void {
   changeCounter(store).count++;
 }
 
+/**
+ * Tells `listener` of every record inserted, updated or deleted in any collection of the store,
+ * and `onClear` of every {@link clearStore}; one listener per store (state persistence).
+ * @throws Error for a store not made by {@link createStore}
+ */
+export function trackRecordChanges(store: Store, listener: RecordListener | undefined, onClear?: () => void): void {
+  const counter = changeCounter(store);
+  counter.onRecord = listener;
+  counter.onClear = onClear;
+}
+
 /** Empties a store and rewinds its clock and id sequence, keeping its seed (the control API's reset). */
 export function clearStore(store: Store): void {
+  changeCounters.get(store)?.onClear?.();
   for (const value of Object.values(store)) {
     if (value instanceof Collection || value instanceof Map) value.clear();
     else if (Array.isArray(value)) value.length = 0;

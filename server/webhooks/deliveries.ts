@@ -31,7 +31,7 @@ export interface DeliveryFilter {
 
 /** The attempts of the delivery log that match `filter`, oldest first. */
 export function listDeliveries(store: Store, filter: DeliveryFilter = {}): WebhookDeliveryAttempt[] {
-  return (store.deliveries as WebhookDeliveryAttempt[]).filter(
+  return (store.deliveries as unknown as WebhookDeliveryAttempt[]).filter(
     (attempt) =>
       (filter.endpoint_id === undefined || attempt.endpoint_id === filter.endpoint_id.toLowerCase()) &&
       (filter.event_type === undefined || attempt.event_type === filter.event_type) &&

@@ -8,6 +8,7 @@
  * @see shared/api-description.md, Events; shared/design.md, Reference server (Events and webhooks)
  */
 import { createHash } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent } from 'undici';
 import { eventOrganization, notifyStoreChanged, onEventAppended, type MachineContext } from '../events.js';
@@ -41,6 +42,28 @@ export interface WebhookDeliveryOptions {
    * refused here gets one failed attempt in the log, with the reason, and no retry.
    */
   allowUrl?: (url: URL) => boolean;
+  /**
+   * The port the reference itself listens on, once it listens: a URL on this machine at that port
+   * is never contacted (an endpoint fed by the reference's own operations or control API would feed
+   * itself without end). Its attempt is logged as not sent, without retry.
+   */
+  ownPort?: () => number | undefined;
+}
+
+/**
+ * Whether a URL points back at the reference itself: a loopback or unspecified host
+ * (`0.0.0.0`, `[::]`) or an address of one of this machine's interfaces, at the port the
+ * reference listens on (no DNS lookup: a name other than localhost is not resolved).
+ * @param ownPort the reference's port, or undefined before it listens (then nothing is itself)
+ */
+export function pointsAtItself(url: URL, ownPort: number | undefined): boolean {
+  if (ownPort === undefined) return false;
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (port !== ownPort) return false;
+  const host = url.hostname.toLowerCase();
+  if (isLoopbackUrl(url) || host === '0.0.0.0' || host === '[::]') return true;
+  const bare = host.startsWith('[') ? host.slice(1, -1) : host;
+  return Object.values(networkInterfaces()).some((addresses) => addresses?.some((address) => address.address.toLowerCase() === bare));
 }
 
 /** The delivery engine of one server. */
@@ -181,6 +204,10 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
       }
       if (!target || (target.protocol !== 'http:' && target.protocol !== 'https:')) {
         log(lane, event, attempt, endpoint.url, startedAt, 0, { responseStatus: null, error: 'not sent: the endpoint URL is not an absolute http(s) URL', retriable: false });
+        return;
+      }
+      if (pointsAtItself(target, options.ownPort?.())) {
+        log(lane, event, attempt, endpoint.url, startedAt, 0, { responseStatus: null, error: 'not sent: the URL points at the reference server itself', retriable: false });
         return;
       }
       if (!allowUrl(target)) {

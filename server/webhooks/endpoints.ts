@@ -83,9 +83,6 @@ export function setWebhookEndpointEnabled(store: Store, id: string, enabled: boo
   if (typeof enabled !== 'boolean') return fail({ code: 'INVALID', message: 'enabled must be a boolean.' });
   const endpoint = typeof id === 'string' ? store.webhookEndpoints.get(id.toLowerCase()) : undefined;
   if (!endpoint) return fail({ code: 'NOT_FOUND', message: `Webhook endpoint ${String(id)} not found.` });
-  if (endpoint.enabled !== enabled) {
-    endpoint.enabled = enabled;
-    endpoint.modified_at = nowTimestamp(store);
-  }
+  if (endpoint.enabled !== enabled) store.webhookEndpoints.update(endpoint, { enabled, modified_at: nowTimestamp(store) });
   return ok(endpoint);
 }

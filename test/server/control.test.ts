@@ -1,4 +1,8 @@
+import { networkInterfaces } from 'node:os';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_CLOCK_OFFSET_MS } from '../../server/control.js';
+import { startReferenceServer } from '../../server/index.js';
+import { pointsAtItself } from '../../server/webhooks/dispatcher.js';
 import { expectSchema, testServer, type TestServer } from './support.js';
 
 let server: TestServer;
@@ -43,11 +47,16 @@ describe('control functions', () => {
     expect(completed.ok ? undefined : completed.error.code).toBe('NOT_FOUND');
   });
 
-  it('advanceClock moves the server clock and refuses negative amounts', () => {
+  it('advanceClock moves the server clock and refuses negative amounts and totals beyond 100 years', () => {
     expect(server.control.advanceClock(90_000)).toEqual({ ok: true, value: { now: '2026-06-01T12:01:30.000000Z' } });
     expect(server.store.clock().toISOString()).toBe('2026-06-01T12:01:30.000Z');
-    expect(server.control.advanceClock(-1).ok).toBe(false);
-    expect(server.control.advanceClock(Number.NaN).ok).toBe(false);
+    const code = (result: { ok: boolean; error?: { code: string } }) => (result.ok ? 'ok' : result.error!.code);
+    expect(code(server.control.advanceClock(-1))).toBe('OUT_OF_RANGE');
+    expect(code(server.control.advanceClock(Number.NaN))).toBe('INVALID');
+    expect(code(server.control.advanceClock(9e15))).toBe('OUT_OF_RANGE');
+    expect(code(server.control.advanceClock(MAX_CLOCK_OFFSET_MS - 90_000))).toBe('ok');
+    expect(code(server.control.advanceClock(1))).toBe('OUT_OF_RANGE');
+    expect(server.store.clock().getTime()).toBe(Date.parse('2026-06-01T12:00:00Z') + MAX_CLOCK_OFFSET_MS);
   });
 
   it('createSeatInvitation refuses a subscription that is not seat-based', () => {
@@ -215,7 +224,8 @@ describe('control API over HTTP', () => {
     expect({ types: first.items.map((e: { type: string }) => e.type), more: first.has_more }).toEqual({ types: ['checkout.created', 'order.created', 'order.updated'], more: true });
     const rest = (await server.app.inject({ url: `/__control/events?limit=3&after=${first.items[2].id}` })).json();
     expect({ types: rest.items.map((e: { type: string }) => e.type), more: rest.has_more }).toEqual({ types: ['order.paid'], more: false });
-    expect((await server.app.inject({ url: '/__control/events?limit=0' })).statusCode).toBe(400);
+    const zero = await server.app.inject({ url: '/__control/events?limit=0' });
+    expect({ status: zero.statusCode, loc: zero.json().detail[0].loc }).toEqual({ status: 422, loc: ['query', 'limit'] });
   });
 
   it('creates a customer with a seat-based subscription and a license key, and refunds an order', async () => {
@@ -264,5 +274,56 @@ describe('control API over HTTP', () => {
     const response = await post(url, body);
     expect(response.statusCode).toBe(status);
     expect(response.json()).toEqual({ error: expect.any(String), detail: expect.any(String) });
+  });
+
+  it.each<[string, string, Record<string, unknown>, string]>([
+    ['a clock advance of 9e15 ms', '/__control/clock/advance', { ms: 9e15 }, 'ms'],
+    ['a negative clock advance', '/__control/clock/advance', { ms: -5 }, 'ms'],
+    ['a seat invitation expiring in 9e15 s', '/__control/seat-invitations', { expires_in_seconds: 9e15 }, 'expires_in_seconds'],
+    ['a seat invitation expiring in 3.2e9 s (101 years)', '/__control/seat-invitations', { expires_in_seconds: 3.2e9 }, 'expires_in_seconds'],
+    ['an authorization code expiring in 9e15 s', '/__control/authorization-codes', { expires_in_seconds: 9e15 }, 'expires_in_seconds'],
+    ['a settle timeout of 70 s', '/__control/webhook-deliveries/settle', { timeout_ms: 70_000 }, 'timeout_ms'],
+  ])('answers %s with 422 naming the field, and later writes still work', async (_name, url, body, field) => {
+    const response = await post(url, body);
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual({ detail: [{ loc: ['body', field], msg: expect.any(String), type: 'value_error' }] });
+    expect((await post('/__control/orders', {})).statusCode).toBe(201);
+  });
+});
+
+describe('webhook URLs that point at the reference itself', () => {
+  it.each<[string, number, boolean]>([
+    ['http://127.0.0.1:4010/__control/orders', 4010, true],
+    ['http://localhost:4010/x', 4010, true],
+    ['http://[::1]:4010/x', 4010, true],
+    ['http://0.0.0.0:4010/x', 4010, true],
+    ['http://127.0.0.1:4011/x', 4010, false],
+    ['http://127.0.0.1/x', 80, true],
+    ['http://example.com:4010/x', 4010, false],
+    ['http://127.0.0.1:4010/x', Number.NaN, false],
+    ...Object.values(networkInterfaces()).flatMap((addresses) => addresses ?? []).filter((a) => a.family === 'IPv4').slice(0, 1).map((a): [string, number, boolean] => [`http://${a.address}:4010/x`, 4010, true]),
+  ])('pointsAtItself(%s, port %i) is %s', (url, port, expected) => {
+    expect(pointsAtItself(new URL(url), Number.isNaN(port) ? undefined : port)).toBe(expected);
+  });
+
+  it('a listening server refuses such an endpoint with 422 and never delivers to itself', async () => {
+    const running = await startReferenceServer({ rateLimit: false, webhooks: { retryDelayMs: 1 } });
+    try {
+      const self = `${running.url}/__control/orders`;
+      const refused = await fetch(`${running.url}/__control/webhook-endpoints`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: self, events: ['order.created'] }) });
+      expect(refused.status).toBe(422);
+      expect(((await refused.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(['body', 'url']);
+      // In-process registration has no request to refuse: the dispatcher refuses the delivery.
+      const endpoint = running.control.createWebhookEndpoint({ url: self, events: ['order.created'] });
+      if (!endpoint.ok) throw new Error(endpoint.error.message);
+      const before = running.control.events('order.created').length;
+      expect(running.control.createOrder().ok).toBe(true);
+      await running.control.settleDeliveries(5000);
+      const attempts = running.control.listDeliveries({ endpoint_id: endpoint.value.id as string });
+      expect(attempts.map((a) => [a.status, a.error])).toEqual([['failed', 'not sent: the URL points at the reference server itself']]);
+      expect(running.control.events('order.created').length).toBe(before + 1);
+    } finally {
+      await running.close();
+    }
   });
 });

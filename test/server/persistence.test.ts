@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildApp, type BuildAppOptions, type ReferenceApp } from '../../server/app.js';
 import { readStateFile, restoreStore, snapshotStore, STATE_FORMAT, STATE_FORMAT_VERSION, writeStateFile } from '../../server/persistence.js';
+import { authenticate } from '../../server/auth.js';
+import { ID_GAP_AFTER_CRASH, journalPath, recoverState } from '../../server/state-journal.js';
+import { MAX_KEPT_EVENTS } from '../../server/store.js';
 import { createStore } from '../../server/store.js';
 import { localPath, testServer } from './support.js';
 
@@ -16,7 +19,7 @@ function tempDir(): string {
 }
 
 async function build(options: BuildAppOptions): Promise<ReferenceApp> {
-  return buildApp({ rateLimit: false, clock: CLOCK, stateSaveDelayMs: 10, ...options });
+  return buildApp({ rateLimit: false, clock: CLOCK, ...options });
 }
 
 function admin(server: ReferenceApp) {
@@ -133,21 +136,91 @@ describe('--state FILE', () => {
     } finally {
       await second.app.close();
     }
-    expect((await readStateFile(file))!.data.orders).not.toContainEqual(expect.objectContaining({ id: orderId }));
+    const recovered = await recoverState(file);
+    expect(recovered?.store.orders.get(orderId)).toBeUndefined();
+    expect(recovered?.crashed).toBe(false);
   });
 
-  it('writes after a change without waiting for shutdown (debounced)', async () => {
+  it('has a change of an HTTP request in the journal before its answer, and one of an in-process call soon after', async () => {
     const file = path.join(tempDir(), 'state.json');
     const server = await build({ stateFile: file });
     try {
+      const answer = await server.app.inject({ method: 'POST', url: '/__control/orders', headers: { 'content-type': 'application/json' }, payload: '{"checkout":false}' });
+      expect(answer.statusCode).toBe(201);
+      // Read at once, without polling: the answer was sent after the fsync.
+      expect(readFileSync(journalPath(file, 1), 'utf8')).toContain(answer.json().id);
       const created = server.control.createOrder({ checkout: false });
       if (!created.ok) throw new Error(created.error.message);
-      await expect.poll(() => JSON.stringify((JSON.parse(readFileSync(file, 'utf8')) as { store: { data: { orders: { id: string }[] } } }).store.data.orders.map((o) => o.id)), { timeout: 2000, interval: 20 }).toContain(created.value.id as string);
-      const disk = JSON.parse(readFileSync(file, 'utf8'));
-      expect([disk.format, disk.version]).toEqual([STATE_FORMAT, STATE_FORMAT_VERSION]);
+      await expect.poll(() => readFileSync(journalPath(file, 1), 'utf8'), { timeout: 2000, interval: 10 }).toContain(created.value.id as string);
+      const disk = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!);
+      expect([disk.format, disk.version, disk.generation]).toEqual([STATE_FORMAT, STATE_FORMAT_VERSION, 1]);
     } finally {
       await server.app.close();
     }
+  });
+
+  it('groups the commits of concurrent requests into fewer fsyncs, and compacts in the background', async () => {
+    const file = path.join(tempDir(), 'state.json');
+    const server = await build({ stateFile: file, stateCompactAfterBytes: 64 * 1024 });
+    const ids: string[] = [];
+    try {
+      for (let round = 0; round < 10; round++) {
+        const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => server.app.inject({ method: 'POST', url: '/__control/customers', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ external_id: `group-${round}-${i}` }) })));
+        for (const answer of answers) {
+          expect(answer.statusCode).toBe(201);
+          ids.push(answer.json().id as string);
+        }
+      }
+    } finally {
+      await server.app.close();
+    }
+    const recovered = await recoverState(file);
+    expect(ids.filter((id) => !recovered?.store.customers.get(id))).toEqual([]);
+    expect(recovered?.generation).toBeGreaterThan(1);
+    expect(readdirSync(path.dirname(file)).sort()).toEqual(['state.json', `state.json.journal.${recovered!.generation}`]);
+  });
+
+  it('journals what changes in place (a code used twice revokes its tokens, an endpoint disabled, benefits replaced) and ids go on past a gap after a crash', async () => {
+    const file = path.join(tempDir(), 'state.json');
+    const server = await build({ stateFile: file });
+    const form = (fields: Record<string, string>) => ({ method: 'POST' as const, url: '/v1/oauth2/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+    const minted = server.control.mintAuthorizationCode({ scope: 'openid products:read' });
+    if (!minted.ok) throw new Error(minted.error.message);
+    const client = { client_id: server.fixtures.oauth_client_id!, client_secret: server.fixtures.oauth_client_secret! };
+    const exchange = { grant_type: 'authorization_code', code: minted.value.code, redirect_uri: minted.value.redirect_uri!, ...client };
+    const first = await server.app.inject(form(exchange));
+    expect(first.statusCode).toBe(200);
+    const accessToken = first.json().access_token as string;
+    expect(authenticate(server.store, `Bearer ${accessToken}`).ok).toBe(true);
+    // The code again: refused, and the tokens issued from it are revoked (in place, RFC 6749 section 4.1.2).
+    expect((await server.app.inject(form(exchange))).statusCode).toBe(400);
+    expect(authenticate(server.store, `Bearer ${accessToken}`).ok).toBe(false);
+    const endpoint = await server.app.inject({ method: 'POST', url: '/__control/webhook-endpoints', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ url: 'http://127.0.0.1:9/x', events: ['order.paid'] }) });
+    expect((await server.app.inject({ method: 'POST', url: `/__control/webhook-endpoints/${endpoint.json().id}/enabled`, headers: { 'content-type': 'application/json' }, payload: '{"enabled":false}' })).statusCode).toBe(200);
+    const benefits = await server.app.inject({ method: 'POST', url: `/v1/products/${server.fixtures.product_id}/benefits`, headers: { ...admin(server), 'content-type': 'application/json' }, payload: JSON.stringify({ benefits: [] }) });
+    expect(benefits.statusCode).toBe(200);
+    const idSequence = server.store.idSequence;
+    // No close: what a kill leaves (read with the same clock, so that the token has not expired by it).
+    const recovered = await recoverState(file, { clock: CLOCK });
+    expect(recovered?.crashed).toBe(true);
+    const store = recovered!.store;
+    expect(store.idSequence).toBe(idSequence + ID_GAP_AFTER_CRASH);
+    expect(authenticate(store, `Bearer ${accessToken}`).ok).toBe(false);
+    expect([...store.authorizationCodes.values()].some((code) => code.used)).toBe(true);
+    expect(store.webhookEndpoints.get(endpoint.json().id)?.enabled).toBe(false);
+    expect(store.products.get(server.fixtures.product_id!)?.benefit_ids).toEqual([]);
+    expect(authenticate(store, `Bearer ${server.credentials.admin}`).ok).toBe(true);
+    await server.app.close();
+  });
+
+  it('keeps only the newest events: the log is a window', async () => {
+    const server = await build({});
+    const log = server.store.events;
+    for (let i = 0; i < MAX_KEPT_EVENTS * 1.3; i++) log.push({ id: `e${i}`, type: 'x', timestamp: '', data: {} });
+    expect(log.length).toBeLessThanOrEqual(MAX_KEPT_EVENTS * 1.25);
+    expect(log.length).toBeGreaterThanOrEqual(MAX_KEPT_EVENTS);
+    expect(log.at(-1)!.id).toBe(`e${Math.ceil(MAX_KEPT_EVENTS * 1.3) - 1}`);
+    await server.app.close();
   });
 
   it('loads the main file when an interrupted write left a temporary file beside it, and removes the stray file', async () => {
@@ -162,7 +235,7 @@ describe('--state FILE', () => {
     try {
       expect(second.settings.state?.loaded).toBe(true);
       expect(created.ok && second.store.orders.get(created.value.id as string)).toBeTruthy();
-      expect(readdirSync(dir)).toEqual(['state.json']);
+      expect(readdirSync(dir).sort()).toEqual(['state.json', 'state.json.journal.1', 'state.json.lock']);
     } finally {
       await second.app.close();
     }
@@ -174,6 +247,8 @@ describe('--state FILE', () => {
     ['another format version', JSON.stringify({ format: STATE_FORMAT, version: 99, store: {} }), /format version 99/],
     ['another kind of file', JSON.stringify({ hello: 'world' }), /not a reference server state file/],
     ['records that do not fit', JSON.stringify({ format: STATE_FORMAT, version: 1, store: { seed: 1, idSequence: 0, clockOffsetMs: 0, data: { products: 5 } } }), /does not fit/],
+    ['a format 2 file cut short', `${JSON.stringify({ format: STATE_FORMAT, version: 2, seed: 1, idSequence: 0, clockOffsetMs: 0, generation: 1 })}\n{"f":"products","r":{"id":"x"`, /not valid JSON at line 2/],
+    ['a format 2 file without its end line', `${JSON.stringify({ format: STATE_FORMAT, version: 2, seed: 1, idSequence: 0, clockOffsetMs: 0, generation: 1 })}\n`, /cut short/],
   ])('refuses %s with CNF_ERR_CONFIG_INVALID and leaves the file alone', async (_name, content, message) => {
     const file = path.join(tempDir(), 'state.json');
     writeFileSync(file, content);
@@ -187,40 +262,38 @@ describe('--state FILE', () => {
     await expect(build({ stateFile: file, seed: 6 })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID', message: expect.stringContaining('seed 5') });
   });
 
+  it('refuses a journal with a corrupt line before its last one, and drops a last line cut short', async () => {
+    const file = path.join(tempDir(), 'state.json');
+    const first = await build({ stateFile: file });
+    const created = first.control.createOrder({ checkout: false });
+    await first.app.close();
+    const journal = journalPath(file, 1);
+    const good = readFileSync(journal, 'utf8');
+    writeFileSync(journal, `${good}{"i":5,"o":0,"x":[["put","orders",{"id"`);
+    const recovered = await recoverState(file);
+    expect(created.ok && recovered?.store.orders.get(created.value.id as string)).toBeTruthy();
+    expect(readFileSync(journal, 'utf8')).toBe(good);
+    writeFileSync(journal, `{"i":5,"o":0,"x":[["put"\n${good}`);
+    await expect(build({ stateFile: file })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID', message: expect.stringMatching(/corrupt at line 1/) });
+  });
+
+  it('refuses a state file that another server of this process uses, and takes over a lock left by a dead process', async () => {
+    const file = path.join(tempDir(), 'state.json');
+    const first = await build({ stateFile: file });
+    try {
+      await expect(build({ stateFile: file })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID', message: expect.stringMatching(/in use by another reference server/) });
+    } finally {
+      await first.app.close();
+    }
+    // A process id no live process has (the kernel's pid_max is at most 2^22).
+    writeFileSync(`${file}.lock`, '99999999\n');
+    const second = await build({ stateFile: file });
+    expect(second.settings.state?.loaded).toBe(true);
+    await second.app.close();
+  });
+
   it('refuses a state file in a directory that does not exist', async () => {
     const file = path.join(tempDir(), 'missing', 'state.json');
     await expect(build({ stateFile: file })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID', message: expect.stringContaining('cannot write') });
   });
-
-  it('leaves a loadable file when the process is killed with SIGKILL while writing', async () => {
-    const file = path.join(tempDir(), 'state.json');
-    const writer = fileURLToPath(new URL('./persistence-writer.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-    try {
-      let output = '';
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the writer did not get going: ${output}`)), 20_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          // Kill it after a number of writes, in the middle of whatever it is doing.
-          if ((output.match(/written/g) ?? []).length >= 5) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        child.on('exit', (code) => reject(new Error(`the writer exited with ${code}: ${output}`)));
-      });
-    } finally {
-      child.kill('SIGKILL');
-    }
-    await new Promise((resolve) => child.once('exit', resolve));
-    const snapshot = await readStateFile(file);
-    expect(snapshot).toBeDefined();
-    const restored = restoreStore(snapshot!);
-    expect(restored.orders.size).toBeGreaterThan(0);
-    const server = await build({ stateFile: file });
-    expect(server.settings.state?.loaded).toBe(true);
-    expect(readdirSync(path.dirname(file))).toEqual(['state.json']);
-    await server.app.close();
-  }, 30_000);
 });

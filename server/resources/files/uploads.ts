@@ -5,6 +5,10 @@
  * create body or an `x-amz-checksum-sha256` header), its sha256; it is answered 200 with an ETag
  * (the quoted md5 of the part, as S3 does). When the last part arrives the file becomes uploaded.
  * A URL past its expiry or with a bad signature is refused with 403; a file already uploaded, 409.
+ * Everything that does not need the body (signature, upload id, part number, expiry, whether the
+ * file is uploaded, the declared Content-Length against the part's size) is checked by
+ * {@link checkPartRequest} before a byte of the body is read, so that a client cannot make the
+ * server hold a body it would refuse anyway; the body is then read with the part's size as its cap.
  * @see shared/design.md, Reference server (Files)
  */
 import { createHash } from 'node:crypto';
@@ -12,20 +16,63 @@ import type { MachineContext } from '../../events.js';
 import type { ServerKeys } from '../../keys.js';
 import { errorReply, type Reply } from '../../replies.js';
 import { checkPresigned } from '../../signed-urls.js';
-import { newId, type UploadRecord } from '../../store.js';
+import { fail, ok, type Result } from '../../result.js';
+import { newId, type UploadPartRecord, type UploadRecord } from '../../store.js';
 import { parseTimestamp } from '../../timestamps.js';
 import { fireFileTransition } from './machine.js';
 import { uploadPartPath } from './serializer.js';
 
-/** A part PUT as the route received it. */
-export interface PartRequest {
+/** Largest upload part the reference accepts in one PUT, in bytes (a larger declared length is a 413). */
+export const MAX_UPLOAD_PART_BYTES = 64 * 1024 * 1024;
+
+/** What a part PUT says before its body: the path, query and declared length. */
+export interface PartRequestHead {
   uploadId: string;
   /** As in the path. */
   partNumber: string;
   query: { expires?: unknown; signature?: unknown };
+  /** The Content-Length header as sent (undefined for a chunked body). */
+  contentLength?: string | undefined;
+}
+
+/** A part PUT as the route received it. */
+export interface PartRequest extends PartRequestHead {
   /** `x-amz-checksum-sha256`, when sent. */
   checksumHeader: string | undefined;
   body: Buffer;
+}
+
+/** The upload and part a request head names, and the part's size in bytes (the cap of its body). */
+export interface AcceptedPart {
+  upload: UploadRecord;
+  part: UploadPartRecord;
+  expectedSize: number;
+}
+
+/**
+ * Checks a part PUT before its body is read: signature, part number, upload and part, expiry,
+ * whether the file is already uploaded, and a declared Content-Length against the part's size.
+ * @returns the part and its size; or the refusal: 403 bad signature or expired, 404 unknown upload or part, 409 file already uploaded, 413 a declared length above {@link MAX_UPLOAD_PART_BYTES}, 400 a declared length other than the part's size (S3's EntityTooLarge and IncompleteBody are 400s too)
+ */
+export function checkPartRequest(ctx: MachineContext & { keys: ServerKeys }, request: PartRequestHead): Result<AcceptedPart, Reply> {
+  const { store } = ctx;
+  const now = store.clock().getTime();
+  if (!/^[1-9]\d{0,4}$/.test(request.partNumber)) return fail(errorReply(403, 'The signature of this upload URL is missing or invalid.'));
+  const problem = checkPresigned(ctx.keys.urlSigning, 'PUT', uploadPartPath(request.uploadId, Number(request.partNumber)), request.query, now);
+  if (problem === 'missing' || problem === 'invalid') return fail(errorReply(403, 'The signature of this upload URL is missing or invalid.'));
+  const upload = store.uploads.get(request.uploadId);
+  const part = upload?.parts.find((candidate) => candidate.number === Number(request.partNumber));
+  if (!upload || !part) return fail(errorReply(404, `No upload part ${request.partNumber} of upload ${request.uploadId}.`));
+  if (problem === 'expired' || now >= parseTimestamp(part.expires_at)! / 1000) return fail(errorReply(403, `The upload URL expired at ${part.expires_at}.`));
+  if (store.files.get(upload.file_id)!.is_uploaded) return fail(errorReply(409, `File ${upload.file_id} is already uploaded.`));
+  const expectedSize = part.chunk_end - part.chunk_start + 1;
+  if (request.contentLength !== undefined) {
+    if (!/^\d{1,16}$/.test(request.contentLength)) return fail(errorReply(400, 'Content-Length must be a number of bytes.'));
+    const declared = Number(request.contentLength);
+    if (declared > MAX_UPLOAD_PART_BYTES) return fail(errorReply(413, `The reference takes at most ${MAX_UPLOAD_PART_BYTES} bytes in one PUT; ${declared} declared.`));
+    if (declared !== expectedSize) return fail(errorReply(400, `Part ${part.number} covers bytes ${part.chunk_start} to ${part.chunk_end}: ${expectedSize} bytes expected, ${declared} declared.`));
+  }
+  return ok({ upload, part, expectedSize });
 }
 
 function sha256(data: Buffer): Buffer {
@@ -48,6 +95,8 @@ function completeIfWhole(ctx: MachineContext, upload: UploadRecord, lastNumber: 
   const file = ctx.store.files.get(upload.file_id)!;
   const etag = `"${md5(Buffer.concat(upload.parts.map((part) => Buffer.from(part.received!.etag.slice(1, -1), 'hex')))).toString('hex')}-${upload.parts.length}"`;
   fireFileTransition(ctx, file, 'complete_upload', { sha256: digest, etag, storageVersion: newId(ctx.store).replace(/-/g, '') });
+  // The transition changes the file in place and emits no event: tell the collection (state persistence journals it).
+  ctx.store.files.update(file, {});
   // The bytes are not kept once the file is complete: nothing in the API reads them back.
   for (const part of upload.parts) part.received = { etag: part.received!.etag, data: Buffer.alloc(0) };
   return undefined;
@@ -59,18 +108,10 @@ function completeIfWhole(ctx: MachineContext, upload: UploadRecord, lastNumber: 
  * @returns 200 with an ETag header; 400 size or checksum mismatch; 403 bad signature or expired; 404 unknown upload or part; 409 file already uploaded
  */
 export function receivePart(ctx: MachineContext & { keys: ServerKeys }, request: PartRequest): Reply {
-  const { store } = ctx;
-  const now = store.clock().getTime();
-  const problem = checkPresigned(ctx.keys.urlSigning, 'PUT', uploadPartPath(request.uploadId, Number(request.partNumber)), request.query, now);
-  if (problem === 'missing' || problem === 'invalid' || !/^[1-9]\d{0,4}$/.test(request.partNumber)) {
-    return errorReply(403, 'The signature of this upload URL is missing or invalid.');
-  }
-  const upload = store.uploads.get(request.uploadId);
-  const part = upload?.parts.find((candidate) => candidate.number === Number(request.partNumber));
-  if (!upload || !part) return errorReply(404, `No upload part ${request.partNumber} of upload ${request.uploadId}.`);
-  if (problem === 'expired' || now >= parseTimestamp(part.expires_at)! / 1000) return errorReply(403, `The upload URL expired at ${part.expires_at}.`);
-  if (store.files.get(upload.file_id)!.is_uploaded) return errorReply(409, `File ${upload.file_id} is already uploaded.`);
-  const expectedSize = part.chunk_end - part.chunk_start + 1;
+  // Checked again: the state may have changed while the body arrived (another PUT completed the file).
+  const accepted = checkPartRequest(ctx, { ...request, contentLength: undefined });
+  if (!accepted.ok) return accepted.error;
+  const { upload, part, expectedSize } = accepted.value;
   if (request.body.length !== expectedSize) return errorReply(400, `Part ${part.number} covers bytes ${part.chunk_start} to ${part.chunk_end}: ${expectedSize} bytes expected, ${request.body.length} received.`);
   const actual = sha256(request.body).toString('base64');
   const expected = [part.checksum_sha256_base64, request.checksumHeader].filter((value): value is string => typeof value === 'string');
@@ -79,6 +120,8 @@ export function receivePart(ctx: MachineContext & { keys: ServerKeys }, request:
   }
   const etag = `"${md5(request.body).toString('hex')}"`;
   part.received = { etag, data: request.body };
+  // A part's bytes live inside the upload record: tell the collection (state persistence journals it).
+  ctx.store.uploads.update(upload, { parts: upload.parts });
   const refused = completeIfWhole(ctx, upload, part.number);
   return refused ?? { status: 200, headers: { etag } };
 }

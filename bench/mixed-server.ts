@@ -1,0 +1,58 @@
+/**
+ * A reference server process for the mixed-workload rows of the benchmark: the demo data (grown to
+ * `--products N` in organization A when asked), the rate limit on (`--rate-limit N` per second per
+ * client), `--state FILE` when asked, on 127.0.0.1:`--port`. It counts how list answers are made
+ * (from kept answers or by the handler) by wrapping ResponseCache.get, and serves those counts and
+ * its RSS at `GET /__bench/stats` (`{kept, made, rss}`, bytes). Prints one JSON line when it
+ * listens: `{url, admin, ids: {products, orders, subscriptions, customers, refunds, files, benefits}, rss}`.
+ * Usage: node --import tsx bench/mixed-server.ts --port N [--products N] [--rate-limit N] [--state FILE [--compact-after BYTES]]
+ */
+import { parseArgs } from 'node:util';
+import { buildApp } from '../server/app.js';
+import { ResponseCache } from '../server/response-cache.js';
+import { growProducts } from './fill-store.js';
+
+const { values } = parseArgs({
+  options: { port: { type: 'string' }, products: { type: 'string' }, 'rate-limit': { type: 'string' }, state: { type: 'string' }, 'compact-after': { type: 'string' } },
+});
+const port = Number(values.port);
+const products = Number(values.products ?? 0);
+const rateLimit = Number(values['rate-limit'] ?? 100_000);
+
+// Counted around the cache's own lookup: a list request either gets a kept answer or is made by its handler.
+const counts = { kept: 0, made: 0 };
+const lookup = ResponseCache.prototype.get;
+ResponseCache.prototype.get = function get(this: ResponseCache, ...args: Parameters<typeof lookup>) {
+  const found = lookup.apply(this, args);
+  if (found) counts.kept++;
+  else counts.made++;
+  return found;
+};
+
+const built = await buildApp({
+  rateLimit: { max: rateLimit, windowMs: 1000 },
+  webhooks: { enabled: false },
+  ...(values.state !== undefined ? { stateFile: values.state } : {}),
+  ...(values['compact-after'] !== undefined ? { stateCompactAfterBytes: Number(values['compact-after']) } : {}),
+});
+const organization = built.fixtures.organization_id!;
+if (products > 0) growProducts(built.store, organization, products);
+built.app.get('/__bench/stats', async () => ({ ...counts, rss: process.memoryUsage().rss }));
+await built.app.listen({ host: '127.0.0.1', port });
+const { store } = built;
+const idsOf = (records: Iterable<{ id: string; organization_id: string }>, limit = 500) => [...records].filter((r) => r.organization_id === organization).slice(0, limit).map((r) => r.id);
+const ids = {
+  products: idsOf(store.products.inOrganization(organization)),
+  orders: idsOf([...store.orders.inOrganization(organization)].filter((o) => o.invoice_generated_at === null)),
+  subscriptions: idsOf(store.subscriptions.inOrganization(organization)),
+  customers: idsOf([...store.customers.inOrganization(organization)].filter((c) => c.deleted_at === null)),
+  refunds: idsOf(store.refunds.inOrganization(organization)),
+  files: idsOf(store.files.inOrganization(organization)),
+  benefits: idsOf([...store.benefits.inOrganization(organization)].filter((b) => !b.is_deleted)),
+};
+process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, admin: built.credentials.admin, ids, rss: process.memoryUsage().rss })}\n`);
+const stop = () => {
+  void built.app.close().then(() => process.exit(0));
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

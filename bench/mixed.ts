@@ -1,0 +1,218 @@
+/**
+ * The mixed workload of the benchmark: what an application sends a mock, rather than one request
+ * repeated. Each request is drawn (seeded) from the list operations with a random page, limit,
+ * filter set, sorting and, for some, an id filter or an id in the path; 10% are writes that change
+ * the store and so drop every kept answer (PATCH an order's billing name, replace a product's
+ * benefits, create a file). Prism gets the same reads (it keeps no state, so writes would measure
+ * nothing). The requests are played in order by wrk's Lua `request()` (one thread: one sequence
+ * shared by all connections) or by autocannon's request list.
+ * @see shared/design.md, Quality bars; issue 15, point 4
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+
+/** One request of the workload; `body` is JSON. */
+export interface MixedRequest {
+  method: 'GET' | 'PATCH' | 'POST';
+  path: string;
+  body?: string;
+}
+
+/** Ids of organization A that the requests use (from bench/mixed-server.ts). */
+export interface WorkloadIds {
+  products: string[];
+  orders: string[];
+  subscriptions: string[];
+  customers: string[];
+  refunds: string[];
+  files: string[];
+  benefits: string[];
+}
+
+/** mulberry32: the same seed, the same workload. */
+function random(seed: number): () => number {
+  let state = seed | 0;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const LIMITS = [1, 5, 10, 10, 20, 50, 100];
+const PRODUCT_SORTS = ['created_at', 'name', 'price_amount_type', 'price_amount'];
+const SUBSCRIPTION_SORTS = ['customer', 'status', 'started_at', 'current_period_end', 'ended_at', 'ends_at', 'amount', 'product', 'discount'];
+const REFUND_SORTS = ['created_at', 'amount'];
+const STATUSES = ['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'canceled', 'unpaid', 'paused'];
+const VISIBILITIES = ['draft', 'private', 'public'];
+
+/**
+ * Draws the workload.
+ * @param count requests to draw
+ * @param writeShare share of writes, 0 to 1 (default 0.1)
+ * @param seed default 15
+ */
+export function mixedRequests(ids: WorkloadIds, count: number, writeShare = 0.1, seed = 15): MixedRequest[] {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const chance = (p: number) => next() < p;
+  const sorting = (keys: readonly string[]) => {
+    const chosen = new Set<string>();
+    const many = chance(0.3) ? 2 : 1;
+    while (chosen.size < many) chosen.add(pick(keys));
+    return [...chosen].map((key) => `sorting=${chance(0.5) ? '-' : ''}${key}`);
+  };
+  const page = () => [`page=${chance(0.6) ? 1 : 1 + Math.floor(next() * 5)}`, `limit=${pick(LIMITS)}`];
+  const query = (parts: string[]) => (parts.length > 0 ? `?${parts.join('&')}` : '');
+  const requests: MixedRequest[] = [];
+  let written = 0;
+  for (let i = 0; i < count; i++) {
+    if (chance(writeShare)) {
+      written++;
+      const kind = written % 3;
+      if (kind === 0) {
+        requests.push({ method: 'PATCH', path: `/v1/orders/${pick(ids.orders)}`, body: JSON.stringify({ billing_name: `Bench ${i}` }) });
+      } else if (kind === 1) {
+        const benefits = [...new Set([pick(ids.benefits), pick(ids.benefits)])].slice(0, Math.floor(next() * 3));
+        requests.push({ method: 'POST', path: `/v1/products/${pick(ids.products)}/benefits`, body: JSON.stringify({ benefits }) });
+      } else {
+        requests.push({ method: 'POST', path: '/v1/files/', body: JSON.stringify({ name: `bench-${i}.bin`, mime_type: 'application/octet-stream', size: 10, service: 'downloadable', upload: { parts: [{ number: 1, chunk_start: 0, chunk_end: 9 }] } }) });
+      }
+      continue;
+    }
+    const which = next();
+    if (which < 0.4) {
+      const parts = page();
+      if (chance(0.15)) parts.push(`id=${pick(ids.products)}`);
+      if (chance(0.4)) parts.push(`visibility=${pick(VISIBILITIES)}`, ...(chance(0.3) ? [`visibility=${pick(VISIBILITIES)}`] : []));
+      if (chance(0.3)) parts.push(`is_archived=${chance(0.5)}`);
+      if (chance(0.3)) parts.push(`is_recurring=${chance(0.5)}`);
+      if (chance(0.1)) parts.push(`query=${pick(['a', 'e', 'pro', 'team', 'kit'])}`);
+      if (chance(0.7)) parts.push(...sorting(PRODUCT_SORTS));
+      requests.push({ method: 'GET', path: `/v1/products/${query(parts)}` });
+    } else if (which < 0.75) {
+      const parts = page();
+      if (chance(0.15)) parts.push(`customer_id=${pick(ids.customers)}`);
+      if (chance(0.1)) parts.push(`product_id=${pick(ids.products)}`);
+      if (chance(0.4)) parts.push(`status=${pick(STATUSES)}`, ...(chance(0.3) ? [`status=${pick(STATUSES)}`] : []));
+      if (chance(0.2)) parts.push(`active=${chance(0.5)}`);
+      if (chance(0.2)) parts.push(`cancel_at_period_end=${chance(0.5)}`);
+      if (chance(0.7)) parts.push(...sorting(SUBSCRIPTION_SORTS));
+      requests.push({ method: 'GET', path: `/v1/subscriptions/${query(parts)}` });
+    } else if (which < 0.85) {
+      const parts = page();
+      if (chance(0.3) && ids.refunds.length > 0) parts.push(`id=${pick(ids.refunds)}`);
+      if (chance(0.2)) parts.push(`succeeded=${chance(0.5)}`);
+      if (chance(0.6)) parts.push(...sorting(REFUND_SORTS));
+      requests.push({ method: 'GET', path: `/v1/refunds/${query(parts)}` });
+    } else if (which < 0.93) {
+      const parts = page();
+      if (chance(0.3) && ids.files.length > 0) parts.push(`ids=${pick(ids.files)}`);
+      requests.push({ method: 'GET', path: `/v1/files/${query(parts)}` });
+    } else {
+      requests.push({ method: 'GET', path: `/v1/customers/${pick(ids.customers)}/payment-methods${query(page())}` });
+    }
+  }
+  return requests;
+}
+
+/**
+ * A wrk Lua script that sends `requests` in order, round and round (with `-t1`, one sequence for
+ * every connection), each with the `-H` headers; writes also carry `Content-Type: application/json`.
+ */
+export function wrkScript(requests: readonly MixedRequest[]): string {
+  const quote = (text: string) => {
+    if (text.includes(']==]')) throw new Error(`cannot quote ${text} in Lua`);
+    return `[==[${text}]==]`;
+  };
+  const specs = requests.map((r) => `  {${quote(r.method)}, ${quote(r.path)}${r.body === undefined ? '' : `, ${quote(r.body)}`}},`);
+  return [
+    'local specs = {',
+    ...specs,
+    '}',
+    'local count = #specs',
+    'local requests = nil',
+    'local i = 0',
+    // Built on the first request, when wrk.headers holds the -H headers and the Host.
+    'local function build()',
+    '  requests = {}',
+    '  for n, spec in ipairs(specs) do',
+    '    local headers = {}',
+    '    for name, value in pairs(wrk.headers) do headers[name] = value end',
+    '    if spec[3] then headers["Content-Type"] = "application/json" end',
+    '    requests[n] = wrk.format(spec[1], spec[2], headers, spec[3])',
+    '  end',
+    'end',
+    'request = function()',
+    '  if not requests then build() end',
+    '  i = i % count + 1',
+    '  return requests[i]',
+    'end',
+    '',
+  ].join('\n');
+}
+
+/** Writes the wrk script of `requests` to `file`. @returns `file` */
+export function writeWrkScript(file: string, requests: readonly MixedRequest[]): string {
+  writeFileSync(file, wrkScript(requests));
+  return file;
+}
+
+/** A mixed-server.ts process: its URL, admin token, ids and RSS at start. */
+export interface MixedServer {
+  child: ChildProcess;
+  url: string;
+  admin: string;
+  ids: WorkloadIds;
+  /** Bytes, once listening (after growing the products, when asked). */
+  rss: number;
+}
+
+/**
+ * Spawns bench/mixed-server.ts and waits for its line.
+ * @param args its options (`--port`, `--products`, `--rate-limit`, `--state`)
+ * @throws Error when it exits or does not start within `timeoutMs`
+ */
+export async function startMixedServer(args: string[], timeoutMs = 120_000): Promise<MixedServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/mixed-server.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
+  const line = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`bench/mixed-server.ts did not start within ${timeoutMs} ms: ${errors}`));
+    }, timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const end = output.indexOf('\n');
+      if (end >= 0) {
+        clearTimeout(timer);
+        resolve(output.slice(0, end));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`bench/mixed-server.ts exited with ${code}: ${errors}`));
+    });
+  });
+  return { child, ...(JSON.parse(line) as Omit<MixedServer, 'child'>) };
+}
+
+/** Stops a mixed server: SIGTERM, SIGKILL after 5 s. */
+export async function stopMixedServer(server: MixedServer): Promise<void> {
+  const { child } = server;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The counts of bench/mixed-server.ts: list answers kept and made, and its RSS in bytes. */
+export async function mixedStats(server: MixedServer): Promise<{ kept: number; made: number; rss: number }> {
+  const answer = await fetch(`${server.url}/__bench/stats`);
+  return (await answer.json()) as { kept: number; made: number; rss: number };
+}
