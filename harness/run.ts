@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
-import { selectChecks } from '../checks/index.js';
+import { CHECK_IDS, selectChecks } from '../checks/index.js';
 import { SCENARIO_IDS, selectScenarios } from '../checks/stateful/index.js';
 import { MODEL_CHECK_IDS, selectFamilies } from '../generators/commands/index.js';
 import { computeCoverage, createReporters, collectResults, exitCodeFor, isPercent, type Coverage, type RunResults } from '../reporters/index.js';
@@ -20,9 +20,12 @@ import { BURST_SOURCE_ADDRESS, HARNESS_SOURCE_ADDRESS } from './burst.js';
 import { DEFAULT_TIMEOUT_MS, probeTarget, readConfigFile, resolveRemoteTarget, defaultTokenEnv } from './config.js';
 import { RUN_CONTEXT_ENV, type RunContext } from './context.js';
 import { HarnessError } from './errors.js';
+import { knownFixtureNames } from './fixture-names.js';
+import { formatPreflight, preflight, type PreflightInput } from './preflight.js';
+import { unknownNamesMessage } from './suggest.js';
 import { STATEFUL_SUITE, SUITES, SUITE_NEEDS } from './suites.js';
 import type { Target } from './target.js';
-import type { CheckNeeds, Role } from './types.js';
+import type { CellMeta, CheckNeeds, Role } from './types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -80,6 +83,16 @@ export interface RunOptions {
    * replays that failure's command sequence. Needs exactly one model check selected (`--checks model_seats`).
    */
   path?: string;
+  /**
+   * `--allow-missing-roles`: run against a remote target that lacks the `admin` token the selected
+   * operations need, its cells skipped; without it such a run stops with CNF_ERR_ROLE_MISSING (exit 2).
+   */
+  allowMissingRoles?: boolean;
+  /**
+   * `--fail-on-skipped`: a cell skipped for a missing role, fixture or adapter (not an option the
+   * run chose, never a not-applicable one) makes the run exit 1, for CI that must not go green blind.
+   */
+  failOnSkipped?: boolean;
   /** Where credentials of a remote target are read from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Stream of the console reporter; default stdout. */
@@ -106,9 +119,42 @@ class ResultsCollector implements Reporter {
 }
 
 /**
+ * Whether a cell was skipped because the run lacks a role, fixture or adapter (what
+ * `--fail-on-skipped` fails on): `skipped` with a `skipKind` other than `option`, or with none
+ * (a skip whose cause is unrecorded counts, so that it cannot hide a blind spot).
+ */
+export function skippedForLack(cell: Pick<CellMeta, 'status' | 'skipKind'>): boolean {
+  return cell.status === 'skipped' && cell.skipKind !== 'option';
+}
+
+function statefulIdsOf(checks: string[] | undefined, operations: string[] | undefined): string[] {
+  return [...selectScenarios(checks, operations).map((s) => s.id), ...selectFamilies(checks, operations).map((f) => f.checkId)];
+}
+
+function describeAdapter(adapter: AdapterSource | undefined): string | undefined {
+  if (!adapter) return undefined;
+  return adapter.kind === 'reference' ? "the reference server's control API" : `module ${adapter.file}`;
+}
+
+/**
+ * Prints the preflight (harness/preflight.ts) to the run's output and stops a remote run that
+ * lacks a required role.
+ * @throws HarnessError CNF_ERR_ROLE_MISSING when the target lacks `admin` and `allowMissingRoles` is not set
+ */
+function printPreflight(input: PreflightInput, options: RunOptions): void {
+  const result = preflight(input);
+  (options.out ?? process.stdout).write(formatPreflight(input, result));
+  if (input.target.kind === 'remote' && result.missingRequired.length && !options.allowMissingRoles) {
+    const names = result.missingRequired.map((r) => `${r.role} (export ${r.env}=…)`).join(', ');
+    throw new HarnessError('CNF_ERR_ROLE_MISSING', `no token for ${names}, which ${result.missingRequired.length > 1 ? 'these roles unlock' : 'unlocks'} the valid requests of the selected operations; set it, or pass --allow-missing-roles to run with those cells skipped`);
+  }
+}
+
+/**
  * Runs the conformance suites against a target.
  * @returns exit code 0 (conformant) or 1 (failures, or coverage below `minCoverage`); harness problems found while running give 2
- * @throws HarnessError for a bad option, config, document or an unreachable target (exit 2)
+ * @throws HarnessError for a bad option, config, document or an unreachable target (exit 2);
+ *   CNF_ERR_ROLE_MISSING for a remote target without the `admin` token (after printing the preflight)
  */
 export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
@@ -123,7 +169,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   // The model-based families (suites/model/) are part of the stateful suite, selected by check id the same way.
   const families = selectFamilies(options.checks, options.operations);
   const statefulFiles = [...new Set([...selectScenarios(options.checks, options.operations).map((scenario) => `suites/stateful/${scenario.suite}.suite.ts`), ...families.map((family) => `suites/model/${family.id}.suite.ts`)])];
-  if (unknown.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `unknown check ${unknown.join(', ')}`);
+  if (unknown.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--checks: ${unknownNamesMessage('check', unknown, [...CHECK_IDS, ...SCENARIO_IDS, ...MODEL_CHECK_IDS])}`);
   if (options.path !== undefined && (families.length !== 1 || !options.checks?.includes(families[0]!.checkId))) {
     throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--path replays one model-based failure: select its family alone with --checks (one of ${MODEL_CHECK_IDS.join(', ')})`);
   }
@@ -140,8 +186,15 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
 
   const specFile = path.resolve(options.spec ?? specPath(options.apiVersion));
   const spec = await loadSpec(specFile);
-  const config = options.config ? await readConfigFile(options.config) : undefined;
-  const baseline = options.baseline ? await readBaseline(options.baseline) : undefined;
+  const operationIds = spec.operations.map((o) => o.operationId);
+  const unknownOperations = (options.operations ?? []).filter((id) => !operationIds.includes(id));
+  if (unknownOperations.length) {
+    // A hundred operationIds are too many to list; their resources (the part before the colon) are not.
+    const resources = [...new Set(operationIds.map((id) => id.split(':')[0]))].join(', ');
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--operations: ${unknownNamesMessage('operation', unknownOperations, operationIds, false)}; operationIds are <resource>:<action> of the document, resources: ${resources}`);
+  }
+  const config = options.config ? await readConfigFile(options.config, { fixtureNames: knownFixtureNames(spec) }) : undefined;
+  const baseline = options.baseline ? await readBaseline(options.baseline, { checkIds: [...CHECK_IDS, ...SCENARIO_IDS, ...MODEL_CHECK_IDS], operationIds }) : undefined;
   let adapter: AdapterSource | undefined = options.adapter ? await resolveAdapterOption(options.adapter) : undefined;
   // A module that cannot serve as an adapter is a bad option (exit 2) before any suite starts.
   if (adapter?.kind === 'module') await importAdapterFactory(adapter.file);
@@ -152,6 +205,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   if (url) {
     if (options.faults?.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', '--fault applies to the embedded reference only; use `conformance serve --fault` for a remote one');
     target = resolveRemoteTarget({ url, ...(config ? { config } : {}), ...(options.rate !== undefined ? { rate: options.rate } : {}), ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.rateLimitCheck !== undefined ? { rateLimitCheck: options.rateLimitCheck } : {}), ...(options.env ? { env: options.env } : {}) });
+    // The preflight comes before the first request, the probe included.
+    const selectedOperations = options.operations?.length ? options.operations : operationIds;
+    printPreflight({ target, specFile, spec, seed, operationIds: selectedOperations, checks: selected, statefulIds: statefulIdsOf(options.checks, options.operations), ...(config?.roles ? { configuredEnv: Object.fromEntries(Object.entries(config.roles).map(([role, r]) => [role, r.tokenEnv])) } : {}), ...(adapter ? { adapter: describeAdapter(adapter) } : {}) }, options);
     await probeTarget(target);
   } else {
     // The embedded reference serves only this run, from loopback at full speed, so the harness's
@@ -175,6 +231,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       readOnly: options.readOnly ?? false,
       burst: { sourceAddress: BURST_SOURCE_ADDRESS },
     };
+    const selectedOperations = options.operations?.length ? options.operations : operationIds;
+    printPreflight({ target, specFile, spec, seed, operationIds: selectedOperations, checks: selected, statefulIds: statefulIdsOf(options.checks, options.operations), adapter: describeAdapter(adapter) }, options);
   }
 
   try {
@@ -227,7 +285,15 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       results.errors.push({ where: 'run', message: 'no check ran: the selected suites, checks and operations match nothing', code: 'CNF_ERR_CONFIG_INVALID' });
     }
     const coverage = computeCoverage(spec, results.cells, options.minCoverage);
-    return { exitCode: exitCodeFor(results, coverage), results, coverage, seed, target: target.baseUrl };
+    let exitCode = exitCodeFor(results, coverage);
+    if (options.failOnSkipped) {
+      const blind = results.cells.filter(skippedForLack);
+      if (blind.length) {
+        (options.out ?? process.stdout).write(`--fail-on-skipped: ${blind.length} cell${blind.length > 1 ? 's' : ''} skipped for a missing role, fixture or adapter, so the run fails (exit 1)\n`);
+        exitCode = 1;
+      }
+    }
+    return { exitCode, results, coverage, seed, target: target.baseUrl };
   } finally {
     delete process.env[RUN_CONTEXT_ENV];
     await stop();
