@@ -22,6 +22,7 @@ import { RUN_CONTEXT_ENV, type RunContext } from './context.js';
 import { HarnessError } from './errors.js';
 import { knownFixtureNames } from './fixture-names.js';
 import { formatPreflight, preflight, type PreflightInput } from './preflight.js';
+import { runnableReproducer, type ReproductionInfo } from './reproducer.js';
 import { unknownNamesMessage } from './suggest.js';
 import { STATEFUL_SUITE, SUITES, SUITE_NEEDS } from './suites.js';
 import type { Target } from './target.js';
@@ -108,6 +109,25 @@ export interface RunOutcome {
   coverage: Coverage;
   seed: number;
   target: string;
+}
+
+/**
+ * Makes every failure's reproducer runnable (harness/reproducer.ts) before the other reporters
+ * see it: vitest calls the reporters' `onTestRunEnd` in order, and this one is first and synchronous.
+ */
+class ReproducerReporter implements Reporter {
+  readonly #info: ReproductionInfo;
+  constructor(info: ReproductionInfo) {
+    this.#info = info;
+  }
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    for (const testModule of testModules) {
+      for (const testCase of testModule.children.allTests()) {
+        const cell = testCase.meta().conformance;
+        for (const failure of [...(cell?.failures ?? []), ...(cell?.accepted ?? [])]) failure.reproduce = runnableReproducer(failure, this.#info);
+      }
+    }
+  }
 }
 
 /** Captures vitest's final modules for the exit code. */
@@ -249,6 +269,19 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     };
     process.env[RUN_CONTEXT_ENV] = JSON.stringify(context);
     const collector = new ResultsCollector();
+    const reproduction: ReproductionInfo = {
+      kind: target.kind,
+      runBaseUrl: target.baseUrl,
+      seed,
+      ...(options.faults?.length ? { faults: options.faults } : {}),
+      ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+      ...(options.spec ? { spec: options.spec } : {}),
+      ...(options.config ? { config: options.config } : {}),
+      ...(options.adapter ? { adapter: options.adapter } : {}),
+      // The embedded reference's demo tokens: `conformance serve --seed` hands out the same ones.
+      ...(target.kind === 'embedded' ? { tokens: Object.fromEntries(Object.values(target.roles).map((r) => [r!.env!, r!.token])) } : {}),
+      pathChecks: MODEL_CHECK_IDS,
+    };
     const reporters = createReporters(options.reporters ?? ['console', 'junit'], {
       target: target.baseUrl,
       specVersion: spec.version,
@@ -270,7 +303,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
           project: ['conformance', 'conformance-stateful'],
           run: true,
           watch: false,
-          reporters: [...reporters, collector],
+          reporters: [new ReproducerReporter(reproduction), ...reporters, collector],
           // Pacing is per process: one worker keeps a remote target under its rate limit.
           ...(target.requestsPerSecond ? { maxWorkers: 1, fileParallelism: false } : {}),
         }),
