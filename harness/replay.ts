@@ -6,6 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { CHECKS } from '../checks/index.js';
+import { SCENARIO_IDS } from '../checks/stateful/index.js';
+import { MODEL_CHECK_IDS } from '../generators/commands/index.js';
 import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type Operation } from '../spec/load.js';
 import { gatherEvidence } from './cell.js';
 import { createClient } from './client.js';
@@ -13,6 +15,7 @@ import type { Client } from './client.js';
 import { defaultTokenEnv, probeTarget, readConfigFile, resolveRemoteTarget } from './config.js';
 import { HarnessError } from './errors.js';
 import { knownFixtureNames } from './fixture-names.js';
+import { replayCommand } from './reproducer.js';
 import { fixtureName, SAFE_METHODS } from './operation-inputs.js';
 import type { Target } from './target.js';
 import type { Check, CheckNeeds, Exchange, Failure, Finding, Role, TestCase } from './types.js';
@@ -178,13 +181,16 @@ export async function replayReport(options: ReplayOptions): Promise<ReplayOutcom
   try {
     for (const failure of report.cells.flatMap((cell) => cell.failures ?? [])) {
       const check = CHECKS.find((c) => c.id === failure.checkId);
+      // Against this replay's target, with its config: the line works as printed.
+      const rerun = replayCommand(failure, { kind: 'remote', runBaseUrl: target.baseUrl, seed: failure.reproduce.seed, ...(options.config ? { config: options.config } : {}), ...(options.spec ? { spec: options.spec } : {}), pathChecks: MODEL_CHECK_IDS });
       if (check?.needs === 'burst') {
-        out.write(`– not replayed     ${failure.checkId} on ${failure.operationId}: a rate-limit burst; run \`conformance run --checks ${failure.checkId}\` (with --rate-limit-check for a remote target)\n`);
+        out.write(`– not replayed     ${failure.checkId} on ${failure.operationId}: a rate-limit burst; run \`${rerun} --rate-limit-check\`\n`);
         continue;
       }
       if (!check) {
         // A stateful scenario is a sequence of steps, not one case: it is replayed by running it again.
-        out.write(`– not replayed     ${failure.checkId} on ${failure.operationId}: a stateful scenario; run \`conformance run --checks ${failure.checkId} --seed ${failure.reproduce.seed}\`\n`);
+        const adapter = failure.checkId.startsWith('model_') || SCENARIO_IDS.includes(failure.checkId) ? ' --adapter FILE (or reference for a served reference)' : '';
+        out.write(`– not replayed     ${failure.checkId} on ${failure.operationId}: a stateful scenario; run \`${rerun}\`${adapter}\n`);
         continue;
       }
       const operation = spec.operation(failure.operationId);

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
 import { CHECK_IDS, selectChecks } from '../checks/index.js';
-import { SCENARIO_IDS, selectScenarios } from '../checks/stateful/index.js';
-import { MODEL_CHECK_IDS, selectFamilies } from '../generators/commands/index.js';
+import { SCENARIO_IDS, SCENARIOS, selectScenarios } from '../checks/stateful/index.js';
+import { MODEL_CHECK_IDS, MODEL_FAMILIES, selectFamilies } from '../generators/commands/index.js';
 import { computeCoverage, createReporters, collectResults, exitCodeFor, isPercent, type Coverage, type RunResults } from '../reporters/index.js';
 import { startReferenceServer } from '../server/index.js';
 import { DEFAULT_RATE_LIMIT } from '../server/rate-limit.js';
@@ -207,14 +207,16 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const specFile = path.resolve(options.spec ?? specPath(options.apiVersion));
   const spec = await loadSpec(specFile);
   const operationIds = spec.operations.map((o) => o.operationId);
-  const unknownOperations = (options.operations ?? []).filter((id) => !operationIds.includes(id));
+  // Stateful scenarios and model families report under their own rows (webhook operationIds among them).
+  const rowIds = [...new Set([...operationIds, ...SCENARIOS.map((s) => s.operationId), ...MODEL_FAMILIES.map((f) => f.operationId)])];
+  const unknownOperations = (options.operations ?? []).filter((id) => !rowIds.includes(id));
   if (unknownOperations.length) {
     // A hundred operationIds are too many to list; their resources (the part before the colon) are not.
-    const resources = [...new Set(operationIds.map((id) => id.split(':')[0]))].join(', ');
-    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--operations: ${unknownNamesMessage('operation', unknownOperations, operationIds, false)}; operationIds are <resource>:<action> of the document, resources: ${resources}`);
+    const resources = [...new Set(rowIds.map((id) => id.split(':')[0]))].join(', ');
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--operations: ${unknownNamesMessage('operation', unknownOperations, rowIds, false)}; operationIds are <resource>:<action> of the document, resources: ${resources}`);
   }
   const config = options.config ? await readConfigFile(options.config, { fixtureNames: knownFixtureNames(spec) }) : undefined;
-  const baseline = options.baseline ? await readBaseline(options.baseline, { checkIds: [...CHECK_IDS, ...SCENARIO_IDS, ...MODEL_CHECK_IDS], operationIds }) : undefined;
+  const baseline = options.baseline ? await readBaseline(options.baseline, { checkIds: [...CHECK_IDS, ...SCENARIO_IDS, ...MODEL_CHECK_IDS], operationIds: rowIds }) : undefined;
   let adapter: AdapterSource | undefined = options.adapter ? await resolveAdapterOption(options.adapter) : undefined;
   // A module that cannot serve as an adapter is a bad option (exit 2) before any suite starts.
   if (adapter?.kind === 'module') await importAdapterFactory(adapter.file);

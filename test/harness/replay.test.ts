@@ -108,7 +108,7 @@ describe('replayReport', () => {
     const out = new Writable({ write: (chunk, _e, done) => { lines.push(String(chunk)); done(); } });
     const outcome = await replayReport({ report: path.join(outputDir, 'report.json'), target: clean.url, env: clean.env, out });
     expect(outcome.replayed).toEqual([]);
-    expect(lines.join('')).toContain('not replayed     order_paid_transition');
+    expect(lines.join('')).toContain(`not replayed     order_paid_transition on webhooks:order_paid: a stateful scenario; run \`npx conformance run --target ${clean.url} --seed ${SEED} --checks order_paid_transition --operations webhooks:order_paid\` --adapter FILE (or reference for a served reference)`);
     expect(outcome.exitCode).toBe(0);
   }, 120_000);
 });
