@@ -94,3 +94,22 @@ export function runnableReproducer(failure: Pick<Failure, 'checkId' | 'operation
   if (exports.length) reproduce.exports = exports;
   return reproduce;
 }
+
+/**
+ * A failure's reproducer as a shell script a person can save beside the report and run: how to
+ * start the reference (embedded runs), the exports, then each step as a numbered curl (or the one
+ * curl), and the replay line as a comment. Ends with a newline.
+ */
+export function reproducerScript(failure: Pick<Failure, 'checkId' | 'operationId' | 'title' | 'reproduce'>): string {
+  const { reproduce } = failure;
+  const lines = ['#!/bin/sh', `# ${failure.checkId} on ${failure.operationId}: ${failure.title}`, 'set -e'];
+  if (reproduce.serve) lines.push(`# first, in another terminal: ${reproduce.serve}`);
+  lines.push(...(reproduce.exports ?? []));
+  const steps = reproduce.steps?.length ? reproduce.steps : [reproduce.curl];
+  steps.forEach((step, i) => {
+    if (steps.length > 1) lines.push(`# ${i + 1}/${steps.length}`);
+    lines.push(step);
+  });
+  if (reproduce.replay) lines.push(`# the whole cell again: ${reproduce.replay}`);
+  return `${lines.join('\n')}\n`;
+}

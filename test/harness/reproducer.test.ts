@@ -4,9 +4,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { replayCommand, runnableReproducer, serveCommand, type ReproductionInfo } from '../../harness/reproducer.js';
+import { curlSteps } from '../../harness/curl.js';
+import { replayCommand, reproducerScript, runnableReproducer, serveCommand, type ReproductionInfo } from '../../harness/reproducer.js';
 import { runConformance, type RunOutcome } from '../../harness/run.js';
-import type { Failure } from '../../harness/types.js';
+import type { Failure, HttpRequest } from '../../harness/types.js';
 import { startReferenceServer, type RunningReference } from '../../server/index.js';
 
 const sink = () => new Writable({ write: (_c, _e, done) => done() });
@@ -94,4 +95,47 @@ describe('an embedded run with a fault', () => {
     const again = await runConformance({ seed: SEED, runs: 5, faults: ['limit_unbounded'], checks: ['pagination_limit_respected'], operations: ['products:list'], reporters: [], out: sink() });
     expect(again.results.cells.flatMap((c) => c.failures).map((f) => f.kind)).toContain(kind);
   }, 60_000);
+});
+
+describe('reproducerScript', () => {
+  test('numbers the steps after the serve hint and the exports, and ends with the replay line', () => {
+    const script = reproducerScript({
+      checkId: 'seat_claim_single_use',
+      operationId: 'customer_seats:claim',
+      title: 'Seat claimed twice',
+      reproduce: { curl: 'curl b', seed: 1, steps: ['curl a', 'curl b'], serve: 'npx conformance serve --seed 1 --port 4010', exports: ['export A=1'], replay: 'npx conformance run --seed 1 --checks seat_claim_single_use' },
+    });
+    expect(script).toBe(
+      [
+        '#!/bin/sh',
+        '# seat_claim_single_use on customer_seats:claim: Seat claimed twice',
+        'set -e',
+        '# first, in another terminal: npx conformance serve --seed 1 --port 4010',
+        'export A=1',
+        '# 1/2',
+        'curl a',
+        '# 2/2',
+        'curl b',
+        '# the whole cell again: npx conformance run --seed 1 --checks seat_claim_single_use',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('a single request is the one curl, unnumbered', () => {
+    expect(reproducerScript({ checkId: 'c', operationId: 'o', title: 't', reproduce: { curl: 'curl x', seed: 1 } })).toBe('#!/bin/sh\n# c on o: t\nset -e\ncurl x\n');
+  });
+});
+
+describe('curlSteps', () => {
+  test('one curl per request, in order, secrets hidden', () => {
+    const requests: HttpRequest[] = [
+      { method: 'POST', url: 'http://h/v1/a', headers: { authorization: 'Bearer s3cret' }, body: '{}' },
+      { method: 'GET', url: 'http://h/v1/b', headers: {} },
+    ];
+    expect(curlSteps(requests, [{ value: 's3cret', env: 'TOKEN' }])).toEqual([
+      `curl -sS -i -X POST -H "authorization: Bearer \${TOKEN}" --data-raw '{}' 'http://h/v1/a'`,
+      "curl -sS -i 'http://h/v1/b'",
+    ]);
+  });
 });
