@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHECKS } from '../../checks/index.js';
+import { SCENARIOS } from '../../checks/stateful/index.js';
 import { formatPreflight, preflight, type PreflightInput } from '../../harness/preflight.js';
 import { runConformance, skippedForLack } from '../../harness/run.js';
 import type { Target } from '../../harness/target.js';
@@ -48,11 +49,14 @@ describe('preflight', () => {
     expect(result.roles.find((r) => r.role === 'reader')).toMatchObject({ present: false, env: 'BILLING_READER_TOKEN' });
   });
 
-  test('admin is not required when no selected operation or check uses it', () => {
+  test('admin is not required when no selected operation takes its token', () => {
     const portal = spec.operations.filter((o) => o.operationId.startsWith('customer_portal')).map((o) => o.operationId);
     expect(portal.length).toBeGreaterThan(0);
-    const result = preflight({ ...input(remote({}), portal), checks: CHECKS.filter((c) => c.id === 'not_a_server_error') });
+    const scenario = SCENARIOS.find((s) => s.roles.includes('admin'))!;
+    const result = preflight({ ...input(remote({}), portal), statefulIds: [scenario.id] });
     expect(result.missingRequired).toEqual([]);
+    // Still shown as missing, with what it would unlock.
+    expect(result.roles.find((r) => r.role === 'admin')).toMatchObject({ present: false, operations: 0, checks: expect.arrayContaining(['tenant_isolation_lists', scenario.id]) });
   });
 });
 
