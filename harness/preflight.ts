@@ -82,38 +82,48 @@ export function preflight(input: PreflightInput): Preflight {
   return { roles, missingRequired };
 }
 
-function unlocks(status: RoleStatus): string {
-  const parts: string[] = [];
-  if (status.operations) parts.push(`valid requests of ${status.operations} operation${status.operations > 1 ? 's' : ''}`);
-  if (status.checks.length) {
-    const shown = status.checks.slice(0, 3).join(', ');
-    parts.push(`${status.checks.length > 3 ? `${shown} and ${status.checks.length - 3} more` : shown}`);
+/** What a role unlocks, in at most `width` characters: operations, then check ids, the rest counted. */
+export function unlocks(status: RoleStatus, width = 72): string {
+  const head = status.operations ? `valid requests of ${status.operations} operation${status.operations > 1 ? 's' : ''}` : '';
+  if (!status.checks.length) return head || 'nothing selected uses it';
+  for (let shown = status.checks.length; shown >= 0; shown--) {
+    const rest = status.checks.length - shown;
+    const names = status.checks.slice(0, shown).join(', ');
+    const tail = rest ? `${names ? `${names} and ` : ''}${rest} ${names ? 'more' : `check${rest > 1 ? 's' : ''}`}` : names;
+    const text = [head, tail].filter(Boolean).join('; ');
+    if (text.length <= width || shown === 0) return text;
   }
-  return parts.length ? parts.join('; ') : 'nothing selected uses it';
+  return head;
 }
 
 /**
- * The preflight as printed: one line each for target, spec, seed and adapter, then one per role
- * (`✓`/`✗`, the role, its variable, what it unlocks), ending with a newline.
+ * The preflight as printed, within 80 columns: one line each for target, spec, seed and adapter,
+ * then the roles: for the embedded reference one line (it provides them all); for a remote target
+ * one line per role (`✓`/`✗`, the role, set or not, its variable) and under a missing one what it
+ * unlocks, then the exports that provide the missing ones. Ends with a newline.
  */
 export function formatPreflight(input: PreflightInput, result: Preflight = preflight(input)): string {
   const kind = input.target.kind === 'embedded' ? 'embedded reference, started for this run' : 'remote';
   const lines = [
     'conformance preflight',
     `  target   ${input.target.baseUrl} (${kind})`,
-    `  spec     ${input.specFile} (version ${input.spec.version}, ${input.operationIds.length} of ${input.spec.operations.length} operations selected)`,
+    `  spec     ${input.specFile}`,
+    `           version ${input.spec.version}, ${input.operationIds.length} of ${input.spec.operations.length} operations selected`,
     `  seed     ${input.seed}`,
-    `  adapter  ${input.adapter ?? 'none: stateful scenarios that need one are skipped (--adapter FILE)'}`,
-    '  roles',
+    `  adapter  ${input.adapter ?? 'none: scenarios that need one are skipped (--adapter FILE)'}`,
   ];
+  if (input.target.kind === 'embedded') {
+    lines.push(`  roles    all ${result.roles.filter((r) => r.present).length} provided by the embedded reference`);
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push('  roles');
   const width = Math.max(...result.roles.map((r) => r.role.length));
-  const envWidth = Math.max(...result.roles.map((r) => r.env.length));
   for (const status of result.roles) {
-    const source = input.target.kind === 'embedded' ? 'provided by the reference' : status.present ? 'set' : 'not set';
-    lines.push(`    ${status.present ? '✓' : '✗'} ${status.role.padEnd(width)}  ${status.env.padEnd(envWidth)}  ${source.padEnd(9)}  unlocks ${unlocks(status)}`);
+    lines.push(`    ${status.present ? '✓' : '✗'} ${status.role.padEnd(width)}  ${(status.present ? 'set' : 'not set').padEnd(7)}  ${status.env}`);
+    if (!status.present) lines.push(`        unlocks ${unlocks(status)}`);
   }
   const missing = result.roles.filter((r) => !r.present && (r.operations > 0 || r.checks.length > 0));
-  if (missing.length && input.target.kind === 'remote') {
+  if (missing.length) {
     lines.push(`  ${missing.length} role${missing.length > 1 ? 's' : ''} missing: their cells are skipped; to provide them:`, ...missing.map((r) => `    export ${r.env}=…`));
   }
   return `${lines.join('\n')}\n`;

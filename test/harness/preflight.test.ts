@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHECKS } from '../../checks/index.js';
 import { SCENARIOS } from '../../checks/stateful/index.js';
-import { formatPreflight, preflight, type PreflightInput } from '../../harness/preflight.js';
+import { formatPreflight, preflight, unlocks, type PreflightInput } from '../../harness/preflight.js';
 import { runConformance, skippedForLack } from '../../harness/run.js';
 import type { Target } from '../../harness/target.js';
 import { loadSpec, specPath, type LoadedSpec } from '../../spec/load.js';
@@ -37,8 +37,27 @@ describe('preflight', () => {
     const text = formatPreflight(input(remote({})));
     expect(text).toContain('target   http://127.0.0.1:9 (remote)');
     expect(text).toContain('seed     42');
-    expect(text).toMatch(/✗ admin +CONFORMANCE_ADMIN_TOKEN +not set +unlocks valid requests of \d+ operations/);
+    expect(text).toMatch(/    ✗ admin +not set  CONFORMANCE_ADMIN_TOKEN\n        unlocks valid requests of \d+ operations; tenant_isolation_lists/);
     expect(text).toContain('    export CONFORMANCE_OTHER_ORG_TOKEN=…');
+    // An 80-column terminal: no line is wider (the spec path aside, which is as long as it is).
+    for (const line of text.split('\n').filter((l) => !l.startsWith('  spec'))) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  test('the embedded reference provides every role: one line', () => {
+    const roles = Object.fromEntries(['admin', 'reader', 'writer', 'no_scope', 'other_org', 'pat', 'customer_session', 'member_session', 'oauth_client'].map((r) => [r, { token: 't', env: 'V' }]));
+    const text = formatPreflight(input({ ...remote(roles), kind: 'embedded' }));
+    expect(text).toContain('  roles    all 9 provided by the embedded reference\n');
+    expect(text).not.toContain('export');
+  });
+
+  test.each([
+    [{ operations: 0, checks: [] }, 'nothing selected uses it'],
+    [{ operations: 2, checks: ['a', 'b'] }, 'valid requests of 2 operations; a, b'],
+    [{ operations: 1, checks: ['aaaa', 'bbbb', 'cccc'] }, 'valid requests of 1 operation; 3 checks'],
+    [{ operations: 0, checks: ['aaaaaaaaaa', 'bbbbbbbbbb', 'cccccccccc', 'dddddddddd'] }, 'aaaaaaaaaa, bbbbbbbbbb and 2 more'],
+    [{ operations: 0, checks: ['a'.repeat(41), 'b'] }, '2 checks'],
+  ] as const)('unlocks %o within 40 characters', (counts, want) => {
+    expect(unlocks({ role: 'admin', present: false, env: 'V', ...counts, checks: [...counts.checks] }, 40)).toBe(want);
   });
 
   test('the variable a config names is shown, and a present admin is not missing', () => {
@@ -93,7 +112,7 @@ describe('a remote run without tokens', () => {
       message: expect.stringContaining('export CONFORMANCE_ADMIN_TOKEN=…'),
     });
     expect(out.text()).toContain('conformance preflight');
-    expect(out.text()).toMatch(/✗ admin +CONFORMANCE_ADMIN_TOKEN/);
+    expect(out.text()).toMatch(/✗ admin +not set  CONFORMANCE_ADMIN_TOKEN/);
     expect(requests).toBe(0);
   });
 
