@@ -21,7 +21,7 @@ import { DEFAULT_TIMEOUT_MS, probeTarget, readConfigFile, resolveRemoteTarget, d
 import { RUN_CONTEXT_ENV, type RunContext } from './context.js';
 import { HarnessError } from './errors.js';
 import { knownFixtureNames } from './fixture-names.js';
-import { formatPreflight, preflight, type PreflightInput } from './preflight.js';
+import { classifySkip, formatPreflight, preflight, type PreflightInput } from './preflight.js';
 import { runnableReproducer, type ReproductionInfo } from './reproducer.js';
 import { unknownNamesMessage } from './suggest.js';
 import { STATEFUL_SUITE, SUITES, SUITE_NEEDS } from './suites.js';
@@ -112,19 +112,28 @@ export interface RunOutcome {
 }
 
 /**
- * Makes every failure's reproducer runnable (harness/reproducer.ts) before the other reporters
- * see it: vitest calls the reporters' `onTestRunEnd` in order, and this one is first and synchronous.
+ * Completes the cells before the other reporters see them (vitest calls the reporters'
+ * `onTestRunEnd` in order, and this one is first and synchronous): every failure's reproducer made
+ * runnable (harness/reproducer.ts), and a skipped cell without `skipKind` given the kind and fix
+ * its reason names (harness/preflight.ts `classifySkip`).
  */
-class ReproducerReporter implements Reporter {
+class CellCompleter implements Reporter {
   readonly #info: ReproductionInfo;
-  constructor(info: ReproductionInfo) {
+  readonly #roleEnv: Partial<Record<Role, string>>;
+  constructor(info: ReproductionInfo, roleEnv: Partial<Record<Role, string>>) {
     this.#info = info;
+    this.#roleEnv = roleEnv;
   }
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     for (const testModule of testModules) {
       for (const testCase of testModule.children.allTests()) {
         const cell = testCase.meta().conformance;
-        for (const failure of [...(cell?.failures ?? []), ...(cell?.accepted ?? [])]) failure.reproduce = runnableReproducer(failure, this.#info);
+        if (!cell) continue;
+        for (const failure of [...cell.failures, ...(cell.accepted ?? [])]) failure.reproduce = runnableReproducer(failure, this.#info);
+        if (cell.status === 'skipped' && !cell.skipKind && cell.skipReason) {
+          const known = classifySkip(cell.skipReason, this.#roleEnv);
+          if (known) Object.assign(cell, known);
+        }
       }
     }
   }
@@ -140,11 +149,14 @@ class ResultsCollector implements Reporter {
 
 /**
  * Whether a cell was skipped because the run lacks a role, fixture or adapter (what
- * `--fail-on-skipped` fails on): `skipped` with a `skipKind` other than `option`, or with none
- * (a skip whose cause is unrecorded counts, so that it cannot hide a blind spot).
+ * `--fail-on-skipped` fails on): `skipped` with a `skipKind` other than `option`; a cell without
+ * `skipKind` by its reason (harness/preflight.ts `classifySkip`: `needs role …`, `needs fixture …`,
+ * `needs adapter capability …`). Not-applicable cells never count.
  */
-export function skippedForLack(cell: Pick<CellMeta, 'status' | 'skipKind'>): boolean {
-  return cell.status === 'skipped' && cell.skipKind !== 'option';
+export function skippedForLack(cell: Pick<CellMeta, 'status' | 'skipKind' | 'skipReason'>): boolean {
+  if (cell.status !== 'skipped') return false;
+  const kind = cell.skipKind ?? classifySkip(cell.skipReason ?? '')?.skipKind;
+  return kind === 'role' || kind === 'fixture' || kind === 'adapter';
 }
 
 function statefulIdsOf(checks: string[] | undefined, operations: string[] | undefined): string[] {
@@ -271,6 +283,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     };
     process.env[RUN_CONTEXT_ENV] = JSON.stringify(context);
     const collector = new ResultsCollector();
+    const roleEnv: Partial<Record<Role, string>> = Object.fromEntries(Object.entries(config?.roles ?? {}).map(([role, r]) => [role, r.tokenEnv]));
     const reproduction: ReproductionInfo = {
       kind: target.kind,
       runBaseUrl: target.baseUrl,
@@ -305,7 +318,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
           project: ['conformance', 'conformance-stateful'],
           run: true,
           watch: false,
-          reporters: [new ReproducerReporter(reproduction), ...reporters, collector],
+          reporters: [new CellCompleter(reproduction, roleEnv), ...reporters, collector],
           // Pacing is per process: one worker keeps a remote target under its rate limit.
           ...(target.requestsPerSecond ? { maxWorkers: 1, fileParallelism: false } : {}),
         }),

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHECKS } from '../../checks/index.js';
 import { SCENARIOS } from '../../checks/stateful/index.js';
-import { formatPreflight, preflight, unlocks, type PreflightInput } from '../../harness/preflight.js';
+import { classifySkip, formatPreflight, preflight, unlocks, type PreflightInput } from '../../harness/preflight.js';
 import { runConformance, skippedForLack } from '../../harness/run.js';
 import type { Target } from '../../harness/target.js';
 import { loadSpec, specPath, type LoadedSpec } from '../../spec/load.js';
@@ -84,11 +84,27 @@ describe('skippedForLack', () => {
     [{ status: 'skipped', skipKind: 'role' }, true],
     [{ status: 'skipped', skipKind: 'fixture' }, true],
     [{ status: 'skipped', skipKind: 'adapter' }, true],
-    [{ status: 'skipped' }, true],
     [{ status: 'skipped', skipKind: 'option' }, false],
-    [{ status: 'not_applicable' }, false],
+    [{ status: 'skipped', skipReason: 'needs role other_org' }, true],
+    [{ status: 'skipped', skipReason: 'needs fixture product_id' }, true],
+    [{ status: 'skipped', skipReason: 'needs adapter capability createOrder (no adapter: pass --adapter FILE)' }, true],
+    [{ status: 'skipped', skipReason: 'read-only run: the operation may change state' }, false],
+    [{ status: 'skipped', skipReason: 'not a paginated list' }, false],
+    [{ status: 'not_applicable', skipReason: 'not a paginated list' }, false],
     [{ status: 'passed' }, false],
   ] as const)('%o → %s', (cell, want) => expect(skippedForLack(cell)).toBe(want));
+});
+
+describe('classifySkip', () => {
+  test.each([
+    ['needs role admin', { skipKind: 'role', fix: 'export BILLING_ADMIN_TOKEN=…' }],
+    ['needs role reader', { skipKind: 'role', fix: 'export CONFORMANCE_READER_TOKEN=…' }],
+    ['needs fixture order_id, customer_id', { skipKind: 'fixture', fix: 'name them in --config: "fixtures": {"order_id": "<id>", "customer_id": "<id>"}' }],
+    ['needs adapter capability completeOrder', { skipKind: 'adapter', fix: expect.stringContaining('--adapter FILE') }],
+    ['read-only run: the commands change state', { skipKind: 'option', fix: 'drop --read-only (and readOnly in the config)' }],
+    ['rate-limit burst is opt-in on remote targets (--rate-limit-check)', { skipKind: 'option', fix: '--rate-limit-check' }],
+    ['the operation does not require credentials', undefined],
+  ])('%s', (reason, want) => expect(classifySkip(reason, { admin: 'BILLING_ADMIN_TOKEN' })).toEqual(want));
 });
 
 describe('a remote run without tokens', () => {
@@ -121,7 +137,9 @@ describe('a remote run without tokens', () => {
     const out = capture();
     const outcome = await runConformance({ ...options, failOnSkipped: true, out: out.stream });
     expect(requests).toBeGreaterThan(0);
-    expect(outcome.results.cells).toEqual([expect.objectContaining({ operationId: 'products:list', checkId: 'not_a_server_error', status: 'skipped', skipReason: 'needs role admin' })]);
+    expect(outcome.results.cells).toEqual([
+      expect.objectContaining({ operationId: 'products:list', checkId: 'not_a_server_error', status: 'skipped', skipReason: 'needs role admin', skipKind: 'role', fix: 'export CONFORMANCE_ADMIN_TOKEN=…' }),
+    ]);
     expect(outcome.exitCode).toBe(1);
     expect(out.text()).toContain('--fail-on-skipped: 1 cell skipped for a missing role, fixture or adapter');
   }, 60_000);
