@@ -37,8 +37,9 @@ export interface ReplayOptions {
 
 /**
  * How a replayed failure came out: `still_failing` (the check finds the same kind again),
- * `failing_differently` (it finds something, but of another kind), `fixed` (it finds nothing on
- * an answer that says something about the API), `not_replayable` (the replay could not put the
+ * `failing_differently` (it finds something of another kind, or the target answered with a server
+ * error or not at all, which `not_a_server_error` finds), `fixed` (it finds nothing on an answer
+ * that says something about the API), `not_replayable` (the replay could not put the
  * question again: a role the case needs has no token, the target refused the credentials, or the
  * resource the case names does not exist there). A 401 or 404 the replay caused itself is never `fixed`.
  */
@@ -214,7 +215,13 @@ export async function replayReport(options: ReplayOptions): Promise<ReplayOutcom
         record({ ...base, verdict: 'not_replayable', reason, stillFailing: false, findings: [] });
         continue;
       }
-      const findings = check.run({ spec, operation }, exchange, history);
+      let findings = check.run({ spec, operation }, exchange, history);
+      // An answer that is no answer (a 5xx, a reset, a timeout) leaves most checks nothing to judge;
+      // the run's not_a_server_error would fail it, so the replay does not call it fixed either.
+      const serverError = CHECKS.find((c) => c.id === 'not_a_server_error');
+      if (findings.length === 0 && serverError && check.id !== serverError.id) {
+        findings = [...history, exchange].flatMap((e) => serverError.run({ spec, operation }, e, [])).slice(0, 1);
+      }
       const verdict: ReplayVerdict = findings.length === 0 ? 'fixed' : findings.some((f) => f.kind === failure.kind) ? 'still_failing' : 'failing_differently';
       record({ ...base, verdict, stillFailing: findings.length > 0, findings });
     }

@@ -1,6 +1,8 @@
 // `conformance replay`: a report's failures still fail against the faulty server and are fixed
 // against the clean one, with credentials from the environment and fixtures from the same seed.
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -50,6 +52,15 @@ describe('replayReport', () => {
     expect(fixed.replayed.filter((r) => r.stillFailing)).toEqual([]);
     expect(fixed.replayed.every((r) => r.verdict === 'fixed')).toBe(true);
     expect(fixed.exitCode).toBe(0);
+
+    // A target that now answers 500: not fixed, failing differently.
+    const erring = createServer((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"InternalServerError","detail":"boom"}'));
+    await new Promise<void>((resolve) => erring.listen(0, '127.0.0.1', resolve));
+    const differently = await replayReport({ report, target: `http://127.0.0.1:${(erring.address() as AddressInfo).port}`, env: faulty.env, out: sink() }).finally(() => erring.close());
+    const limit = differently.replayed.filter((r) => r.checkId === 'pagination_limit_respected');
+    expect(limit.length).toBeGreaterThan(0);
+    for (const r of limit) expect(r).toMatchObject({ verdict: 'failing_differently', stillFailing: true, findings: [expect.objectContaining({ kind: 'server_error' })] });
+    expect(differently.exitCode).toBe(1);
 
     // No tokens: the replay cannot ask the question, so it says so, names the variable, never "fixed", and exits 2.
     const out = capture();
