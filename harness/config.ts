@@ -105,7 +105,7 @@ export interface RemoteTargetOptions {
  * rate limit) unless `rate` or the config says otherwise; the rate-limit burst only when
  * `rateLimitCheck` or the config's `rateLimitCheck` asks for it.
  * @throws HarnessError CNF_ERR_CONFIG_INVALID for a URL that is not http(s);
- *   CNF_ERR_SECRET_MISSING when a variable the config names is not set
+ *   CNF_ERR_SECRET_MISSING when variables the config names are not set (all of them in the message)
  */
 export function resolveRemoteTarget(options: RemoteTargetOptions): Target {
   const env = options.env ?? process.env;
@@ -118,12 +118,17 @@ export function resolveRemoteTarget(options: RemoteTargetOptions): Target {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--target must be an http or https URL, not ${url.protocol}`);
   const roles: Partial<Record<Role, RoleCredential>> = {};
   const named = options.config?.roles;
+  const unset: string[] = [];
   for (const role of ROLES) {
     const variable = named ? named[role]?.tokenEnv : defaultTokenEnv(role);
     if (!variable) continue;
     const token = env[variable];
     if (token) roles[role] = { token, env: variable };
-    else if (named) throw new HarnessError('CNF_ERR_SECRET_MISSING', `role ${role}: environment variable ${variable} is not set`);
+    else if (named) unset.push(`export ${variable}=…   # role ${role}`);
+  }
+  // Every variable at once, so that one attempt shows all that is missing.
+  if (unset.length) {
+    throw new HarnessError('CNF_ERR_SECRET_MISSING', `the config names ${unset.length === 1 ? 'a variable that is' : `${unset.length} variables that are`} not set:\n${unset.map((line) => `  ${line}`).join('\n')}`);
   }
   const configured = options.rate !== undefined ? options.rate : options.config?.requestsPerSecond;
   return {

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { configProblems, readConfigFile } from '../../harness/config.js';
+import { configProblems, readConfigFile, resolveRemoteTarget } from '../../harness/config.js';
 import { EXTRA_FIXTURE_NAMES, knownFixtureNames } from '../../harness/fixture-names.js';
 import { bundledSchema } from '../../harness/input-schema.js';
 import { startReferenceServer } from '../../server/index.js';
@@ -91,5 +91,20 @@ describe('knownFixtureNames', () => {
     } finally {
       await reference.close();
     }
+  });
+});
+
+describe('resolveRemoteTarget', () => {
+  test('names every unset variable the config names, in one error', () => {
+    const config = { roles: { admin: { tokenEnv: 'B_ADMIN' }, reader: { tokenEnv: 'B_READER' }, pat: { tokenEnv: 'B_PAT' } } };
+    expect(() => resolveRemoteTarget({ url: 'https://x.example', config, env: { B_READER: 'r' } })).toThrowError(
+      expect.objectContaining({ code: 'CNF_ERR_SECRET_MISSING', message: 'the config names 2 variables that are not set:\n  export B_ADMIN=…   # role admin\n  export B_PAT=…   # role pat' }),
+    );
+  });
+
+  test('without a config, unset default variables leave their roles out', () => {
+    const target = resolveRemoteTarget({ url: 'https://x.example/', env: { CONFORMANCE_ADMIN_TOKEN: 'a' } });
+    expect(target.roles).toEqual({ admin: { token: 'a', env: 'CONFORMANCE_ADMIN_TOKEN' } });
+    expect(target.baseUrl).toBe('https://x.example');
   });
 });
