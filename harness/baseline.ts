@@ -4,6 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { HarnessError } from './errors.js';
+import { problemsMessage, schemaProblems } from './input-schema.js';
+import { didYouMean } from './suggest.js';
 import type { Failure } from './types.js';
 
 /** One accepted deviation; `operationId` and `kind` narrow it, and absent match any. */
@@ -15,29 +17,53 @@ export interface BaselineEntry {
   reason: string;
 }
 
+/** What {@link readBaseline} checks beyond the schema; absent lists are not checked. */
+export interface BaselineCheckOptions {
+  /** Every check id of the run (checks, stateful scenarios, model families). */
+  checkIds?: readonly string[];
+  /** Every operationId of the document (webhook operationIds included). */
+  operationIds?: readonly string[];
+}
+
+/**
+ * Checks a parsed baseline against harness/schemas/baseline.schema.json, and its check ids and
+ * operationIds against the known ones.
+ * @returns every problem as one readable line (`accepted[2].checkId: unknown check "x"; did you mean "y"?`); empty when valid
+ */
+export function baselineProblems(parsed: unknown, options: BaselineCheckOptions = {}): string[] {
+  const problems = schemaProblems('baseline.schema.json', parsed);
+  const accepted = (parsed as { accepted?: unknown } | null)?.accepted;
+  if (!Array.isArray(accepted)) return problems;
+  accepted.forEach((entry: Partial<BaselineEntry> | null, i) => {
+    if (options.checkIds && typeof entry?.checkId === 'string' && entry.checkId && !options.checkIds.includes(entry.checkId)) {
+      problems.push(`accepted[${i}].checkId: unknown check "${entry.checkId}"${didYouMean(entry.checkId, options.checkIds)}`);
+    }
+    if (options.operationIds && typeof entry?.operationId === 'string' && entry.operationId && !options.operationIds.includes(entry.operationId)) {
+      problems.push(`accepted[${i}].operationId: the document has no operation "${entry.operationId}"${didYouMean(entry.operationId, options.operationIds)}`);
+    }
+  });
+  return problems;
+}
+
 /**
  * Reads a baseline file: `{ "accepted": [{ "checkId", "operationId"?, "kind"?, "reason" }] }`.
- * @throws HarnessError CNF_ERR_CONFIG_INVALID when it cannot be read or an entry is malformed
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID when it cannot be read or has problems (all of them, one per line)
  */
-export async function readBaseline(file: string): Promise<BaselineEntry[]> {
+export async function readBaseline(file: string, options: BaselineCheckOptions = {}): Promise<BaselineEntry[]> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     throw new HarnessError('CNF_ERR_CONFIG_INVALID', `cannot read baseline ${file}: ${(error as Error).message}`, { cause: error });
   }
-  const accepted = (parsed as { accepted?: unknown })?.accepted;
-  if (!Array.isArray(accepted)) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `baseline ${file} must be {"accepted": [...]}`);
-  return accepted.map((entry, i) => {
-    const e = entry as Partial<BaselineEntry>;
-    const bad = (why: string): never => {
-      throw new HarnessError('CNF_ERR_CONFIG_INVALID', `baseline ${file}, entry ${i}: ${why}`);
-    };
-    if (typeof e.checkId !== 'string' || !e.checkId) bad('"checkId" is required');
-    if (typeof e.reason !== 'string' || !e.reason.trim()) bad('"reason" is required: say why the deviation is accepted');
-    for (const key of ['operationId', 'kind'] as const) if (e[key] !== undefined && typeof e[key] !== 'string') bad(`"${key}" must be a string`);
-    return { checkId: e.checkId!, reason: e.reason!, ...(e.operationId ? { operationId: e.operationId } : {}), ...(e.kind ? { kind: e.kind } : {}) };
-  });
+  const problems = baselineProblems(parsed, options);
+  if (problems.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', problemsMessage(`baseline ${file}`, problems));
+  return (parsed as { accepted: BaselineEntry[] }).accepted.map((e) => ({
+    checkId: e.checkId,
+    reason: e.reason,
+    ...(e.operationId ? { operationId: e.operationId } : {}),
+    ...(e.kind ? { kind: e.kind } : {}),
+  }));
 }
 
 /** The baseline entry that accepts a failure, or undefined. */

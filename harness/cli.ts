@@ -10,6 +10,7 @@ import { FAULTS } from '../server/faults.js';
 import { printBanner, startReferenceServer } from '../server/index.js';
 import { API_VERSIONS, specPath, type ApiVersion } from '../spec/load.js';
 import { HarnessError } from './errors.js';
+import { listenFailure, parsePort } from './listen-error.js';
 import { SUITES } from './suites.js';
 
 // `--version` prints the package's version, read from its package.json beside this folder.
@@ -72,6 +73,8 @@ program
   .option('--baseline <file>', 'accepted deviations: {"accepted":[{"checkId","operationId"?,"kind"?,"reason"}]}')
   .option('--adapter <file>', 'target adapter for the stateful suites: a module exporting createAdapter(target), or "reference" for a reference server\'s control API (the embedded target has one)')
   .option('--unresponsive-after <n>', 'consecutive requests without an answer (timeout, reset, refused, not HTTP) after which the target is declared unresponsive and every remaining case fails at once, 0 = never (default: 5)', integer('--unresponsive-after', 0))
+  .option('--allow-missing-roles', 'run against a target without the admin token, its cells skipped (otherwise exit 2 after the preflight)')
+  .option('--fail-on-skipped', 'exit 1 when a cell is skipped for a missing role, fixture or adapter (for CI)')
   .action(async (opts) => {
     // Subcommands import what only they use, so that `serve` starts without the harness and linter.
     const { runConformance } = await import('./run.js');
@@ -98,6 +101,8 @@ program
       baseline: opts.baseline,
       adapter: opts.adapter,
       ...(opts.verbose ? { verbose: true } : {}),
+      ...(opts.allowMissingRoles ? { allowMissingRoles: true } : {}),
+      ...(opts.failOnSkipped ? { failOnSkipped: true } : {}),
     });
     process.exitCode = outcome.exitCode;
   });
@@ -153,7 +158,8 @@ program
 program
   .command('serve')
   .description('serve the reference implementation with its demo data')
-  .option('--port <n>', 'port to listen on (0 = a free one)', integer('--port', 0), 4010)
+  // A bad port is a CNF_ERR_* line like a busy one (parsePort throws a HarnessError, which Commander passes on).
+  .option('--port <n>', 'port to listen on (0 = a free one)', parsePort, 4010)
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .addOption(new Option('--api-version <version>', 'API version to serve').choices([...API_VERSIONS]).default('2026-10'))
   // No default here: with --state the file's seed applies, and a different explicit seed is an error.
@@ -172,6 +178,8 @@ program
       rateLimit: opts.rateLimit as number | false,
       control: opts.control as boolean,
       ...(opts.state !== undefined ? { stateFile: opts.state as string } : {}),
+    }).catch((error: unknown) => {
+      throw listenFailure(error, { host: opts.host as string, port: opts.port as number }) ?? error;
     });
     process.stdout.write(`${printBanner(running)}\n`);
     const shutdown = () => {

@@ -5,6 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { HarnessError } from './errors.js';
+import { problemsMessage, schemaProblems } from './input-schema.js';
+import { didYouMean } from './suggest.js';
 import type { RoleCredential, Target } from './target.js';
 import type { Role } from './types.js';
 
@@ -37,37 +39,45 @@ export function defaultTokenEnv(role: Role): string {
   return `CONFORMANCE_${role.toUpperCase()}_TOKEN`;
 }
 
+/** What {@link readConfigFile} checks beyond the schema. */
+export interface ConfigCheckOptions {
+  /**
+   * Fixture names the run knows (harness/fixture-names.ts); a name outside them is a problem,
+   * reported with the nearest known one. Absent: fixture names are not checked.
+   */
+  fixtureNames?: readonly string[];
+}
+
 /**
- * Reads and checks a config file.
- * @throws HarnessError CNF_ERR_CONFIG_INVALID when it cannot be read, is not JSON, or has a wrong field
+ * Checks a parsed config against harness/schemas/config.schema.json (and the known fixture names).
+ * @returns every problem as one readable line, an unknown key with the nearest known one; empty when valid
+ * @see design.md, Targets and configuration
  */
-export async function readConfigFile(file: string): Promise<ConfigFile> {
+export function configProblems(parsed: unknown, options: ConfigCheckOptions = {}): string[] {
+  const problems = schemaProblems('config.schema.json', parsed);
+  const fixtures = (parsed as { fixtures?: unknown } | null)?.fixtures;
+  if (options.fixtureNames && fixtures && typeof fixtures === 'object' && !Array.isArray(fixtures)) {
+    for (const name of Object.keys(fixtures)) {
+      if (!options.fixtureNames.includes(name)) problems.push(`fixtures.${name}: no operation, scenario or family uses a fixture of this name${didYouMean(name, options.fixtureNames)}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Reads and checks a config file: JSON, then the schema and fixture names, all problems in one error.
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID when it cannot be read, is not JSON, or has problems (each on its own line)
+ */
+export async function readConfigFile(file: string, options: ConfigCheckOptions = {}): Promise<ConfigFile> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     throw new HarnessError('CNF_ERR_CONFIG_INVALID', `cannot read config ${file}: ${(error as Error).message}`, { cause: error });
   }
-  const bad = (why: string): never => {
-    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `config ${file}: ${why}`);
-  };
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) bad('must be a JSON object');
-  const config = parsed as ConfigFile & Record<string, unknown>;
-  const known = new Set(['$schema', 'target', 'roles', 'fixtures', 'requestsPerSecond', 'timeoutMs', 'readOnly', 'rateLimitCheck']);
-  for (const key of Object.keys(config)) if (!known.has(key)) bad(`unknown field "${key}"`);
-  if (config.target !== undefined && typeof config.target !== 'string') bad('"target" must be a URL string');
-  for (const [role, value] of Object.entries(config.roles ?? {})) {
-    if (!ROLES.includes(role as Role)) bad(`unknown role "${role}" (roles: ${ROLES.join(', ')})`);
-    if ('token' in (value as object)) bad(`role "${role}" has an inline token; name its environment variable with "tokenEnv" instead`);
-    if (typeof (value as { tokenEnv?: unknown }).tokenEnv !== 'string') bad(`role "${role}" needs "tokenEnv", the name of an environment variable`);
-  }
-  if (config.fixtures !== undefined && (typeof config.fixtures !== 'object' || Object.values(config.fixtures).some((v) => typeof v !== 'string'))) {
-    bad('"fixtures" must map names to id strings');
-  }
-  if (config.requestsPerSecond != null && !(typeof config.requestsPerSecond === 'number' && config.requestsPerSecond > 0)) bad('"requestsPerSecond" must be a positive number or null');
-  if (config.timeoutMs !== undefined && !(typeof config.timeoutMs === 'number' && config.timeoutMs > 0)) bad('"timeoutMs" must be a positive number');
-  if (config.rateLimitCheck !== undefined && typeof config.rateLimitCheck !== 'boolean') bad('"rateLimitCheck" must be true or false');
-  return config;
+  const problems = configProblems(parsed, options);
+  if (problems.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', problemsMessage(`config ${file}`, problems));
+  return parsed as ConfigFile;
 }
 
 /** Whether a URL's host is on this machine (loopback), which needs no pacing. */
@@ -95,7 +105,7 @@ export interface RemoteTargetOptions {
  * rate limit) unless `rate` or the config says otherwise; the rate-limit burst only when
  * `rateLimitCheck` or the config's `rateLimitCheck` asks for it.
  * @throws HarnessError CNF_ERR_CONFIG_INVALID for a URL that is not http(s);
- *   CNF_ERR_SECRET_MISSING when a variable the config names is not set
+ *   CNF_ERR_SECRET_MISSING when variables the config names are not set (all of them in the message)
  */
 export function resolveRemoteTarget(options: RemoteTargetOptions): Target {
   const env = options.env ?? process.env;
@@ -108,12 +118,17 @@ export function resolveRemoteTarget(options: RemoteTargetOptions): Target {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--target must be an http or https URL, not ${url.protocol}`);
   const roles: Partial<Record<Role, RoleCredential>> = {};
   const named = options.config?.roles;
+  const unset: string[] = [];
   for (const role of ROLES) {
     const variable = named ? named[role]?.tokenEnv : defaultTokenEnv(role);
     if (!variable) continue;
     const token = env[variable];
     if (token) roles[role] = { token, env: variable };
-    else if (named) throw new HarnessError('CNF_ERR_SECRET_MISSING', `role ${role}: environment variable ${variable} is not set`);
+    else if (named) unset.push(`export ${variable}=…   # role ${role}`);
+  }
+  // Every variable at once, so that one attempt shows all that is missing.
+  if (unset.length) {
+    throw new HarnessError('CNF_ERR_SECRET_MISSING', `the config names ${unset.length === 1 ? 'a variable that is' : `${unset.length} variables that are`} not set:\n${unset.map((line) => `  ${line}`).join('\n')}`);
   }
   const configured = options.rate !== undefined ? options.rate : options.config?.requestsPerSecond;
   return {

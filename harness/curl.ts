@@ -37,3 +37,11 @@ export function toCurl(request: HttpRequest, secrets: readonly SecretRef[] = [])
   parts.push(quote(request.url));
   return parts.join(' ');
 }
+
+/**
+ * A multi-step failure's requests as curl commands, in the order they were sent (for
+ * `Reproducer.steps`); secrets are hidden as in {@link toCurl}.
+ */
+export function curlSteps(requests: readonly HttpRequest[], secrets: readonly SecretRef[] = []): string[] {
+  return requests.map((request) => toCurl(request, secrets));
+}

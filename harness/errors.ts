@@ -13,6 +13,8 @@ export const HARNESS_ERROR_CODES = {
   CNF_ERR_RUNNER: 'the test runner failed to start or crashed',
   CNF_ERR_ADAPTER: 'a target adapter capability failed, so a stateful scenario could not set up its state',
   CNF_ERR_INTERRUPTED: 'the run was interrupted (SIGINT or SIGTERM): the reports hold what ran before the cut',
+  CNF_ERR_ROLE_MISSING: 'a role the selected operations need has no token (set its variable or pass --allow-missing-roles)',
+  CNF_ERR_PORT_UNAVAILABLE: '`serve` cannot listen on the port: in use, not allowed, or the address is not on this machine',
 } as const;
 
 /** A stable harness error code (`CNF_ERR_*`). */

@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
-import { selectChecks } from '../checks/index.js';
-import { SCENARIO_IDS, selectScenarios } from '../checks/stateful/index.js';
-import { MODEL_CHECK_IDS, selectFamilies } from '../generators/commands/index.js';
+import { CHECK_IDS, selectChecks } from '../checks/index.js';
+import { SCENARIO_IDS, SCENARIOS, selectScenarios } from '../checks/stateful/index.js';
+import { MODEL_CHECK_IDS, MODEL_FAMILIES, selectFamilies } from '../generators/commands/index.js';
 import { computeCoverage, createReporters, collectResults, exitCodeFor, isPercent, type Coverage, type RunResults } from '../reporters/index.js';
 import { startReferenceServer } from '../server/index.js';
 import { DEFAULT_RATE_LIMIT } from '../server/rate-limit.js';
@@ -24,10 +24,14 @@ import { DEFAULT_TIMEOUT_MS, probeTarget, readConfigFile, resolveRemoteTarget, d
 import { RUN_CONTEXT_ENV, type RunContext } from './context.js';
 import { HarnessError } from './errors.js';
 import { INTERRUPT_EXIT_CODES, runInterruptibly, type InterruptSignal } from './interruptible-run.js';
+import { knownFixtureNames } from './fixture-names.js';
+import { classifySkip, formatPreflight, preflight, type PreflightInput } from './preflight.js';
+import { runnableReproducer, type ReproductionInfo } from './reproducer.js';
+import { unknownNamesMessage } from './suggest.js';
 import { STATEFUL_SUITE, SUITES, SUITE_NEEDS } from './suites.js';
 import { SAFE_METHODS } from './operation-inputs.js';
 import type { Target } from './target.js';
-import type { CheckNeeds, Role } from './types.js';
+import type { CellMeta, CheckNeeds, Role } from './types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -93,6 +97,16 @@ export interface RunOptions {
    * replays that failure's command sequence. Needs exactly one model check selected (`--checks model_seats`).
    */
   path?: string;
+  /**
+   * `--allow-missing-roles`: run against a remote target that lacks the `admin` token the selected
+   * operations need, its cells skipped; without it such a run stops with CNF_ERR_ROLE_MISSING (exit 2).
+   */
+  allowMissingRoles?: boolean;
+  /**
+   * `--fail-on-skipped`: a cell skipped for a missing role, fixture or adapter (not an option the
+   * run chose, never a not-applicable one) makes the run exit 1, for CI that must not go green blind.
+   */
+  failOnSkipped?: boolean;
   /** Where credentials of a remote target are read from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Stream of the console reporter; default stdout. */
@@ -117,6 +131,34 @@ export interface RunOutcome {
   target: string;
 }
 
+/**
+ * Completes the cells before the other reporters see them (vitest calls the reporters'
+ * `onTestRunEnd` in order, and this one is first and synchronous): every failure's reproducer made
+ * runnable (harness/reproducer.ts), and a skipped cell without `skipKind` given the kind and fix
+ * its reason names (harness/preflight.ts `classifySkip`).
+ */
+class CellCompleter implements Reporter {
+  readonly #info: ReproductionInfo;
+  readonly #roleEnv: Partial<Record<Role, string>>;
+  constructor(info: ReproductionInfo, roleEnv: Partial<Record<Role, string>>) {
+    this.#info = info;
+    this.#roleEnv = roleEnv;
+  }
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    for (const testModule of testModules) {
+      for (const testCase of testModule.children.allTests()) {
+        const cell = testCase.meta().conformance;
+        if (!cell) continue;
+        for (const failure of [...cell.failures, ...(cell.accepted ?? [])]) failure.reproduce = runnableReproducer(failure, this.#info);
+        if (cell.status === 'skipped' && !cell.skipKind && cell.skipReason) {
+          const known = classifySkip(cell.skipReason, this.#roleEnv);
+          if (known) Object.assign(cell, known);
+        }
+      }
+    }
+  }
+}
+
 /** Captures vitest's final modules for the exit code. */
 class ResultsCollector implements Reporter {
   results: RunResults | undefined;
@@ -126,9 +168,45 @@ class ResultsCollector implements Reporter {
 }
 
 /**
+ * Whether a cell was skipped because the run lacks a role, fixture or adapter (what
+ * `--fail-on-skipped` fails on): `skipped` with a `skipKind` other than `option`; a cell without
+ * `skipKind` by its reason (harness/preflight.ts `classifySkip`: `needs role …`, `needs fixture …`,
+ * `needs adapter capability …`). Not-applicable cells never count.
+ */
+export function skippedForLack(cell: Pick<CellMeta, 'status' | 'skipKind' | 'skipReason'>): boolean {
+  if (cell.status !== 'skipped') return false;
+  const kind = cell.skipKind ?? classifySkip(cell.skipReason ?? '')?.skipKind;
+  return kind === 'role' || kind === 'fixture' || kind === 'adapter';
+}
+
+function statefulIdsOf(checks: string[] | undefined, operations: string[] | undefined): string[] {
+  return [...selectScenarios(checks, operations).map((s) => s.id), ...selectFamilies(checks, operations).map((f) => f.checkId)];
+}
+
+function describeAdapter(adapter: AdapterSource | undefined): string | undefined {
+  if (!adapter) return undefined;
+  return adapter.kind === 'reference' ? "the reference server's control API" : `module ${adapter.file}`;
+}
+
+/**
+ * Prints the preflight (harness/preflight.ts) to the run's output and stops a remote run that
+ * lacks a required role.
+ * @throws HarnessError CNF_ERR_ROLE_MISSING when the target lacks `admin` and `allowMissingRoles` is not set
+ */
+function printPreflight(input: PreflightInput, options: RunOptions): void {
+  const result = preflight(input);
+  (options.out ?? process.stdout).write(formatPreflight(input, result));
+  if (input.target.kind === 'remote' && result.missingRequired.length && !options.allowMissingRoles) {
+    const names = result.missingRequired.map((r) => `${r.role} (export ${r.env}=…)`).join(', ');
+    throw new HarnessError('CNF_ERR_ROLE_MISSING', `no token for ${names}, which ${result.missingRequired.length > 1 ? 'these roles unlock' : 'unlocks'} the valid requests of the selected operations; set it, or pass --allow-missing-roles to run with those cells skipped`);
+  }
+}
+
+/**
  * Runs the conformance suites against a target.
  * @returns exit code 0 (conformant) or 1 (failures, or coverage below `minCoverage`); harness problems found while running give 2
- * @throws HarnessError for a bad option, config, document or an unreachable target (exit 2)
+ * @throws HarnessError for a bad option, config, document or an unreachable target (exit 2);
+ *   CNF_ERR_ROLE_MISSING for a remote target without the `admin` token (after printing the preflight)
  */
 export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
@@ -143,7 +221,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   // The model-based families (suites/model/) are part of the stateful suite, selected by check id the same way.
   const families = selectFamilies(options.checks, options.operations);
   const statefulFiles = [...new Set([...selectScenarios(options.checks, options.operations).map((scenario) => `suites/stateful/${scenario.suite}.suite.ts`), ...families.map((family) => `suites/model/${family.id}.suite.ts`)])];
-  if (unknown.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `unknown check ${unknown.join(', ')}`);
+  if (unknown.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--checks: ${unknownNamesMessage('check', unknown, [...CHECK_IDS, ...SCENARIO_IDS, ...MODEL_CHECK_IDS])}`);
   if (options.path !== undefined && (families.length !== 1 || !options.checks?.includes(families[0]!.checkId))) {
     throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--path replays one model-based failure: select its family alone with --checks (one of ${MODEL_CHECK_IDS.join(', ')})`);
   }
@@ -164,6 +242,15 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
 
   const specFile = path.resolve(options.spec ?? specPath(options.apiVersion));
   const spec = await loadSpec(specFile);
+  const operationIds = spec.operations.map((o) => o.operationId);
+  // Stateful scenarios and model families report under their own rows (webhook operationIds among them).
+  const rowIds = [...new Set([...operationIds, ...SCENARIOS.map((s) => s.operationId), ...MODEL_FAMILIES.map((f) => f.operationId)])];
+  const unknownOperations = (options.operations ?? []).filter((id) => !rowIds.includes(id));
+  if (unknownOperations.length) {
+    // A hundred operationIds are too many to list; their resources (the part before the colon) are not.
+    const resources = [...new Set(rowIds.map((id) => id.split(':')[0]))].join(', ');
+    throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--operations: ${unknownNamesMessage('operation', unknownOperations, rowIds, false)}; operationIds are <resource>:<action> of the document, resources: ${resources}`);
+  }
   // The writes suite declares tests only for operations that change state, the other check-driven
   // suites only for those that do not: a suite with no selected operation in its scope would declare none.
   const chosen = spec.operations.filter((o) => !options.operations?.length || options.operations.includes(o.operationId));
@@ -171,8 +258,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const hasSafe = chosen.some((o) => SAFE_METHODS.has(o.method));
   runnable = runnable.filter((s) => s === STATEFUL_SUITE || (s === 'writes' ? hasUnsafe : hasSafe));
   if (runnable.length === 0) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `no selected check runs on the selected operations (${(options.operations ?? []).join(', ')})`);
-  const config = options.config ? await readConfigFile(options.config) : undefined;
-  const baseline = options.baseline ? await readBaseline(options.baseline) : undefined;
+  const config = options.config ? await readConfigFile(options.config, { fixtureNames: knownFixtureNames(spec) }) : undefined;
+  const baseline = options.baseline ? await readBaseline(options.baseline, { checkIds: [...CHECK_IDS, ...SCENARIO_IDS, ...MODEL_CHECK_IDS], operationIds: rowIds }) : undefined;
   let adapter: AdapterSource | undefined = options.adapter ? await resolveAdapterOption(options.adapter) : undefined;
   // A module that cannot serve as an adapter is a bad option (exit 2) before any suite starts.
   if (adapter?.kind === 'module') await importAdapterFactory(adapter.file);
@@ -183,6 +270,9 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   if (url) {
     if (options.faults?.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', '--fault applies to the embedded reference only; use `conformance serve --fault` for a remote one');
     target = resolveRemoteTarget({ url, ...(config ? { config } : {}), ...(options.rate !== undefined ? { rate: options.rate } : {}), ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.rateLimitCheck !== undefined ? { rateLimitCheck: options.rateLimitCheck } : {}), ...(options.env ? { env: options.env } : {}) });
+    // The preflight comes before the first request, the probe included.
+    const selectedOperations = options.operations?.length ? options.operations : operationIds;
+    printPreflight({ target, specFile, spec, seed, operationIds: selectedOperations, checks: selected, statefulIds: statefulIdsOf(options.checks, options.operations), ...(config?.roles ? { configuredEnv: Object.fromEntries(Object.entries(config.roles).map(([role, r]) => [role, r.tokenEnv])) } : {}), ...(adapter ? { adapter: describeAdapter(adapter) } : {}) }, options);
     await probeTarget(target);
   } else {
     // The embedded reference serves only this run, from loopback at full speed, so the harness's
@@ -206,6 +296,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       readOnly: options.readOnly ?? false,
       burst: { sourceAddress: BURST_SOURCE_ADDRESS },
     };
+    const selectedOperations = options.operations?.length ? options.operations : operationIds;
+    printPreflight({ target, specFile, spec, seed, operationIds: selectedOperations, checks: selected, statefulIds: statefulIdsOf(options.checks, options.operations), adapter: describeAdapter(adapter) }, options);
   }
 
   // The run-level breaker's state is shared by the vitest workers through files of this directory.
@@ -226,6 +318,20 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     };
     process.env[RUN_CONTEXT_ENV] = JSON.stringify(context);
     const collector = new ResultsCollector();
+    const roleEnv: Partial<Record<Role, string>> = Object.fromEntries(Object.entries(config?.roles ?? {}).map(([role, r]) => [role, r.tokenEnv]));
+    const reproduction: ReproductionInfo = {
+      kind: target.kind,
+      runBaseUrl: target.baseUrl,
+      seed,
+      ...(options.faults?.length ? { faults: options.faults } : {}),
+      ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+      ...(options.spec ? { spec: options.spec } : {}),
+      ...(options.config ? { config: options.config } : {}),
+      ...(options.adapter ? { adapter: options.adapter } : {}),
+      // The embedded reference's demo tokens: `conformance serve --seed` hands out the same ones.
+      ...(target.kind === 'embedded' ? { tokens: Object.fromEntries(Object.values(target.roles).map((r) => [r!.env!, r!.token])) } : {}),
+      pathChecks: MODEL_CHECK_IDS,
+    };
     const reporters = createReporters(options.reporters ?? ['console', 'junit'], {
       target: target.baseUrl,
       specVersion: spec.version,
@@ -251,7 +357,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
             project: ['conformance', 'conformance-stateful'],
             run: true,
             watch: false,
-            reporters: [...reporters, collector],
+            reporters: [new CellCompleter(reproduction, roleEnv), ...reporters, collector],
             // Pacing is per process: one worker keeps a remote target under its rate limit.
             ...(target.requestsPerSecond ? { maxWorkers: 1, fileParallelism: false } : {}),
           }),
@@ -270,7 +376,15 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     const unresponsive = breaker.unresponsiveReason();
     const outcome = { results, coverage, seed, target: target.baseUrl, ...(unresponsive !== undefined ? { unresponsive } : {}) };
     if (interruptedBy) return { exitCode: INTERRUPT_EXIT_CODES[interruptedBy], interruptedBy, ...outcome };
-    return { exitCode: exitCodeFor(results, coverage), ...outcome };
+    let exitCode = exitCodeFor(results, coverage);
+    if (options.failOnSkipped && exitCode === 0) {
+      const blind = results.cells.filter(skippedForLack);
+      if (blind.length) {
+        (options.out ?? process.stdout).write(`--fail-on-skipped: ${blind.length} cell${blind.length > 1 ? 's' : ''} skipped for a missing role, fixture or adapter, so the run fails (exit 1)\n`);
+        exitCode = 1;
+      }
+    }
+    return { exitCode, ...outcome };
   } finally {
     delete process.env[RUN_CONTEXT_ENV];
     delete process.env[BREAKER_ENV];

@@ -164,8 +164,19 @@ export interface Reproducer {
   curl: string;
   /** fast-check seed of the property run. */
   seed: number;
-  /** fast-check counterexample path, for `--seed S --path P` replay. */
+  /** fast-check counterexample path, for `--seed S --path P` replay (model-based families only). */
   path?: string;
+  /**
+   * Embedded runs: the `conformance serve` command that brings back the reference the run used
+   * (same seed, faults, version, on a fixed port), which `curl` and `steps` point at.
+   */
+  serve?: string;
+  /** Embedded runs: `export VAR='token'` lines for each variable `curl` or `steps` use (the reference's demo tokens of the seed). */
+  exports?: string[];
+  /** A multi-step failure: every request in order, each a curl command like `curl` (which is the step that failed). */
+  steps?: string[];
+  /** The `conformance run` command that replays this one cell (with `--target`, `--fault`, `--seed`, `--path` as needed). */
+  replay?: string;
 }
 
 /** A finding placed in its run: which operation, case and check, and how to reproduce it. */

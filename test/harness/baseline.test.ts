@@ -18,13 +18,36 @@ const sink = () => new Writable({ write: (_c, _e, done) => done() });
 describe('readBaseline', () => {
   test.each([
     ['not JSON', '{', /cannot read baseline/],
-    ['no accepted array', { entries: [] }, /must be \{"accepted"/],
-    ['entry without checkId', { accepted: [{ reason: 'x' }] }, /entry 0: "checkId" is required/],
-    ['entry without reason', { accepted: [{ checkId: 'x' }] }, /entry 0: "reason" is required/],
-    ['blank reason', { accepted: [{ checkId: 'x', reason: '  ' }] }, /"reason" is required/],
-    ['kind not a string', { accepted: [{ checkId: 'x', reason: 'y', kind: 3 }] }, /"kind" must be a string/],
+    ['no accepted array', { entries: [] }, /^(?=[\s\S]*unknown key "entries" \(known: accepted\))(?=[\s\S]*"accepted" is required)/],
+    ['entry without checkId', { accepted: [{ reason: 'x' }] }, /accepted\[0\]: "checkId" is required/],
+    ['entry without reason', { accepted: [{ checkId: 'x' }] }, /accepted\[0\]: "reason" is required/],
+    ['blank reason', { accepted: [{ checkId: 'x', reason: '  ' }] }, /accepted\[0\]\.reason "  " does not match/],
+    ['kind not a string', { accepted: [{ checkId: 'x', reason: 'y', kind: 3 }] }, /accepted\[0\]\.kind must be string, not 3/],
+    ['a misspelt key', { accepted: [{ checkId: 'x', reason: 'y', operationID: 'z' }] }, /accepted\[0\]: unknown key "operationID"; did you mean "operationId"\?/],
   ] as const)('%s is refused', async (name, content, message) => {
-    await expect(readBaseline(file(`${name}.json`, content))).rejects.toThrow(message);
+    await expect(readBaseline(file(`${name}.json`, content))).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID', message: expect.stringMatching(message) });
+  });
+
+  test('an unknown check id or operationId is refused with the nearest known one, every problem in one message', async () => {
+    const at = file('unknown.json', {
+      accepted: [
+        { checkId: 'pagination_limit_respectd', reason: 'r' },
+        { checkId: 'tenant_isolation', operationId: 'order:list', reason: 'r' },
+        { checkId: 'nope', reason: 'r' },
+        { checkId: 'tenant_isolation', reason: '' },
+      ],
+    });
+    const known = { checkIds: ['pagination_limit_respected', 'tenant_isolation'], operationIds: ['orders:list'] };
+    const error = (await readBaseline(at, known).catch((e: unknown) => e)) as Error;
+    expect(error.message.split('\n')).toEqual([
+      `baseline ${at} has 4 problems:`,
+      '  - accepted[3].reason "" does not match \\S',
+      '  - accepted[0].checkId: unknown check "pagination_limit_respectd"; did you mean "pagination_limit_respected"?',
+      '  - accepted[1].operationId: the document has no operation "order:list"; did you mean "orders:list"?',
+      '  - accepted[2].checkId: unknown check "nope"',
+    ]);
+    // Without the lists, only the schema is checked.
+    await expect(readBaseline(file('ok-unchecked.json', { accepted: [{ checkId: 'nope', reason: 'r' }] }))).resolves.toEqual([{ checkId: 'nope', reason: 'r' }]);
   });
 
   test('entries match by check, then operation and kind when given', async () => {
