@@ -563,7 +563,10 @@ function populate(d: Draw, store: Store, org: string, sizes: OrganizationSizes):
 
 function fixturesOf(store: Store, a: string, b: string): Record<string, string> {
   const product = store.products.inOrganization(a).find((p) => p.visibility === 'public' && !p.is_archived && p.benefit_ids.length > 0)!;
-  const subscription = store.subscriptions.inOrganization(a).find((s) => s.status === 'active' && store.customers.get(s.customer_id)!.external_id !== null)!;
+  // The portal customer has an external id and a billing address: its orders can be invoiced
+  // (the platform refuses an invoice without billing details, docs/platform.md).
+  const candidates = store.subscriptions.inOrganization(a).filter((s) => s.status === 'active' && store.customers.get(s.customer_id)!.external_id !== null);
+  const subscription = candidates.find((s) => store.customers.get(s.customer_id)!.billing_address !== null) ?? candidates[0]!;
   const customer = store.customers.get(subscription.customer_id)!;
   const discounted = store.subscriptions.inOrganization(a).find((s) => s.discount_id !== null)!;
   return {

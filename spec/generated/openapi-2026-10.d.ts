@@ -576,11 +576,13 @@ export interface components {
             error: "ResourceNotFound";
             detail: string;
         };
+        /** @description The platform's error body when an order cannot be invoiced (not in the description, docs/platform.md). */
         OrderNotEligibleForInvoice: {
             /** @constant */
             error: "OrderNotEligibleForInvoice";
             detail: string;
         };
+        /** @description The platform's error body when an order has no billing name or address for its invoice (not in the description, docs/platform.md). */
         MissingInvoiceBillingDetails: {
             /** @constant */
             error: "MissingInvoiceBillingDetails";
@@ -791,7 +793,7 @@ export interface components {
             type?: string;
             tiers?: {
                 bound?: number | null;
-                /** @description In cents */
+                /** @description In cents, a decimal string. */
                 unit_amount?: string;
             }[];
         };
@@ -1006,10 +1008,7 @@ export interface components {
              * @description Its shape beyond a string value is not shown. The platform (and the reference) answer
              *     the tuple [value, format] or null; a plain string conforms too.
              */
-            tax_id: string | [
-                string,
-                string
-            ] | null;
+            tax_id: string | string[] | null;
             organization_id: components["schemas"]["Uuid"];
             deleted_at: components["schemas"]["NullableTimestamp"];
             first_user_event_at: components["schemas"]["NullableTimestamp"];
