@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../server/app.js';
 import { ResponseCache } from '../server/response-cache.js';
 import { growProducts } from './fill-store.js';
+import { workloadIds } from './mixed.js';
 
 const { values } = parseArgs({
   options: { port: { type: 'string' }, products: { type: 'string' }, 'rate-limit': { type: 'string' }, state: { type: 'string' }, 'compact-after': { type: 'string' } },
@@ -39,17 +40,7 @@ const organization = built.fixtures.organization_id!;
 if (products > 0) growProducts(built.store, organization, products);
 built.app.get('/__bench/stats', async () => ({ ...counts, rss: process.memoryUsage().rss }));
 await built.app.listen({ host: '127.0.0.1', port });
-const { store } = built;
-const idsOf = (records: Iterable<{ id: string; organization_id: string }>, limit = 500) => [...records].filter((r) => r.organization_id === organization).slice(0, limit).map((r) => r.id);
-const ids = {
-  products: idsOf(store.products.inOrganization(organization)),
-  orders: idsOf([...store.orders.inOrganization(organization)].filter((o) => o.invoice_generated_at === null)),
-  subscriptions: idsOf(store.subscriptions.inOrganization(organization)),
-  customers: idsOf([...store.customers.inOrganization(organization)].filter((c) => c.deleted_at === null)),
-  refunds: idsOf(store.refunds.inOrganization(organization)),
-  files: idsOf(store.files.inOrganization(organization)),
-  benefits: idsOf([...store.benefits.inOrganization(organization)].filter((b) => !b.is_deleted)),
-};
+const ids = workloadIds(built.store, organization);
 process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, admin: built.credentials.admin, ids, rss: process.memoryUsage().rss })}\n`);
 const stop = () => {
   void built.app.close().then(() => process.exit(0));

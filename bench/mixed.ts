@@ -10,6 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import type { Store } from '../server/store.js';
 
 /** One request of the workload; `body` is JSON. */
 export interface MixedRequest {
@@ -27,6 +28,23 @@ export interface WorkloadIds {
   refunds: string[];
   files: string[];
   benefits: string[];
+}
+
+/**
+ * The ids of one organization the workload uses: at most 500 of each kind; orders without an
+ * invoice (their billing details may still change), customers not deleted, benefits not deleted.
+ */
+export function workloadIds(store: Store, organization: string): WorkloadIds {
+  const idsOf = (records: Iterable<{ id: string }>) => [...records].slice(0, 500).map((r) => r.id);
+  return {
+    products: idsOf(store.products.inOrganization(organization)),
+    orders: idsOf(store.orders.inOrganization(organization).filter((o) => o.invoice_generated_at === null)),
+    subscriptions: idsOf(store.subscriptions.inOrganization(organization)),
+    customers: idsOf(store.customers.inOrganization(organization).filter((c) => c.deleted_at === null)),
+    refunds: idsOf(store.refunds.inOrganization(organization)),
+    files: idsOf(store.files.inOrganization(organization)),
+    benefits: idsOf(store.benefits.inOrganization(organization).filter((b) => !b.is_deleted)),
+  };
 }
 
 /** mulberry32: the same seed, the same workload. */
