@@ -27,17 +27,56 @@ function compile(schema: Schema | boolean): SchemaPredicate {
   return (value) => validate(value) === true;
 }
 
+/** Levels of a recursive schema a predicate checks; below them any value is accepted. */
+export const MAX_RECURSION = 3;
+
+/**
+ * The schema itself when it has no cycle, else a finite copy: a schema object met again inside
+ * itself is unrolled {@link MAX_RECURSION} times, then replaced by `true` (any value).
+ */
+export function acyclic(schema: Schema): Schema {
+  const seen = new WeakSet<object>();
+  let circular = false;
+  const scan = (node: unknown, path: Set<object>): void => {
+    if (circular || !node || typeof node !== 'object') return;
+    if (path.has(node)) {
+      circular = true;
+      return;
+    }
+    if (seen.has(node)) return;
+    path.add(node);
+    for (const value of Object.values(node)) scan(value, path);
+    path.delete(node);
+    seen.add(node);
+  };
+  scan(schema, new Set());
+  if (!circular) return schema;
+  const copy = (node: unknown, open: Map<object, number>): unknown => {
+    if (!node || typeof node !== 'object') return node;
+    const level = open.get(node) ?? 0;
+    if (level >= MAX_RECURSION) return true;
+    open.set(node, level + 1);
+    const out = Array.isArray(node) ? node.map((v) => copy(v, open)) : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, copy(v, open)]));
+    if (level === 0) open.delete(node);
+    else open.set(node, level);
+    return out;
+  };
+  return copy(schema, new Map()) as Schema;
+}
+
 /**
  * The predicate of a (dereferenced) schema, compiled once per schema object and per schema text.
- * @throws Error from ajv when the schema cannot be compiled (a `$ref` that does not resolve), and
- *   TypeError for a circular schema (a recursive `$ref` dereferenced into a cycle)
+ * A circular schema (a recursive `$ref` dereferenced into a cycle) is checked to
+ * {@link MAX_RECURSION} levels of its recursion; deeper, any value is accepted.
+ * @throws Error from ajv when the schema cannot be compiled (a `$ref` that does not resolve)
  */
 export function schemaValidator(schema: Schema | boolean): SchemaPredicate {
   if (typeof schema === 'boolean') return () => schema;
   const cached = byObject.get(schema);
   if (cached) return cached;
-  const text = JSON.stringify(schema);
-  const predicate = byText.get(text) ?? compile(schema);
+  const finite = acyclic(schema);
+  const text = JSON.stringify(finite);
+  const predicate = byText.get(text) ?? compile(finite);
   byText.set(text, predicate);
   byObject.set(schema, predicate);
   return predicate;
