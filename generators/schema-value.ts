@@ -16,7 +16,7 @@ import type { Schema } from '../spec/load.js';
 import { fakerKindFor, realisticArbitrary } from './faker-value.js';
 import { schemaValidator } from './schema-validator.js';
 
-/** Which side of the API the values are for: readOnly properties are left out of requests, writeOnly out of responses. */
+/** Which side of the API the values are for: readOnly properties are left out of requests, writeOnly out of responses, even when required. */
 export type Direction = 'request' | 'response';
 
 /** Options of {@link schemaArbitrary}. */
@@ -54,7 +54,7 @@ export const SUPPORTED_KEYWORDS: Readonly<Record<string, string>> = {
   multipleOf: 'whole multiples of it',
   items: 'the schema of every item', minItems: 'lower bound of array length', maxItems: 'upper bound of array length (capped)',
   uniqueItems: 'distinct items (by JSON text)',
-  properties: 'a record of the properties, the hidden ones of the direction left out unless required',
+  properties: 'a record of the properties, the hidden ones of the direction left out',
   required: 'keys always present',
   additionalProperties: 'false: only declared keys; a schema: a map of its values when no property is declared',
   propertyNames: 'the keys of a map drawn from its schema',
@@ -66,8 +66,8 @@ export const SUPPORTED_KEYWORDS: Readonly<Record<string, string>> = {
   then: 'see if',
   else: 'see if',
   discriminator: 'annotation: each alternative pins its property with const, which oneOf derives',
-  readOnly: 'left out of requests unless required',
-  writeOnly: 'left out of responses unless required',
+  readOnly: 'left out of requests, required or not (OpenAPI: its `required` applies to responses only)',
+  writeOnly: 'left out of responses, required or not (OpenAPI: its `required` applies to requests only)',
   $ref: 'resolved before derivation (spec/load.ts dereferences); a remaining $ref is an error',
   title: 'annotation', description: 'annotation', default: 'annotation', examples: 'annotation', example: 'annotation',
   deprecated: 'annotation', $comment: 'annotation',
@@ -426,8 +426,13 @@ function objectArbitrary(schema: Schema, ctx: Context): fc.Arbitrary<Record<stri
   const extra: Schema | boolean | undefined = schema.additionalProperties;
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, sub] of Object.entries(properties)) {
-    // A required hidden property stays: the value must be valid, and JSON Schema only annotates readOnly.
-    if (!required.has(name) && (deep || isHidden(sub, hidden))) continue;
+    // A hidden property is left out even when required: OpenAPI makes the `required` of a readOnly
+    // property apply to responses only (and of a writeOnly one to requests only).
+    if (isHidden(sub, hidden)) {
+      required.delete(name);
+      continue;
+    }
+    if (!required.has(name) && deep) continue;
     const arbitrary = derive(sub, { ...ctx, depth: ctx.depth + 1, name, siblings });
     if (arbitrary) model[name] = arbitrary;
     else if (required.has(name)) return undefined;

@@ -132,7 +132,11 @@ export interface LoadedSpec {
   /** The dereferenced document. */
   document: Schema;
   operations: Operation[];
-  /** Operation by operationId; throws a HarnessError for an unknown id (a bug in a suite). */
+  /**
+   * Operation by operationId; on a document that opts in to the bundled API's rules, a bundled
+   * operationId also finds the operation of its route ({@link BUNDLED_ROUTES}). Throws a
+   * HarnessError for an unknown id (a bug in a suite).
+   */
   operation(operationId: string): Operation;
   /**
    * The documented status key that covers an actual status: exact, then `4XX`, then `default`;
@@ -167,6 +171,44 @@ export function documentHasApiRules(file: string, document: Schema): boolean {
   const bundled = API_VERSIONS.some((v) => path.resolve(file) === path.resolve(specPath(v)));
   const flag = document[API_RULES_EXTENSION] ?? document.info?.[API_RULES_EXTENSION];
   return bundled || flag === true || (typeof flag === 'string' && flag.length > 0 && flag !== 'false');
+}
+
+/**
+ * The operations of the bundled documents by operationId, as `METHOD /path`, and their webhooks by
+ * operationId, as `WEBHOOK name`: how the bundled API's rules and scenarios find their operations
+ * in a document that opts in ({@link API_RULES_EXTENSION}) under other operationIds, by method and
+ * path pattern (parameter names do not matter). A unit test keeps it equal to the bundled document.
+ */
+export const BUNDLED_ROUTES: Readonly<Record<string, string>> = {
+  'products:list': 'GET /v1/products/',
+  'subscriptions:list': 'GET /v1/subscriptions/',
+  'products:update_benefits': 'POST /v1/products/{id}/benefits',
+  'oauth2:token': 'POST /v1/oauth2/token',
+  'oauth2:introspect': 'POST /v1/oauth2/introspect',
+  'files:list': 'GET /v1/files/',
+  'files:create': 'POST /v1/files/',
+  'customer_portal:license_keys:list': 'GET /v1/customer-portal/license-keys/',
+  'customers:list_payment_methods': 'GET /v1/customers/{id}/payment-methods',
+  'customers:delete_external': 'DELETE /v1/customers/external/{external_id}',
+  'customer_seats:claim': 'POST /v1/customer-seats/claim',
+  'refunds:list': 'GET /v1/refunds/',
+  'orders:update': 'PATCH /v1/orders/{id}',
+  'orders:get_receipt': 'GET /v1/orders/{id}/receipt',
+  'orders:get_invoice': 'GET /v1/orders/{id}/invoice',
+  'orders:generate_invoice': 'POST /v1/orders/{id}/invoice',
+  'customer_portal:orders:update': 'PATCH /v1/customer-portal/orders/{id}',
+  'customer_portal:orders:get_invoice': 'GET /v1/customer-portal/orders/{id}/invoice',
+  'customer_portal:orders:generate_invoice': 'POST /v1/customer-portal/orders/{id}/invoice',
+  'webhooks:list_endpoints': 'GET /v1/webhooks/endpoints',
+  'webhooks:checkout_created': 'WEBHOOK checkout.created',
+  'webhooks:order_created': 'WEBHOOK order.created',
+  'webhooks:order_updated': 'WEBHOOK order.updated',
+  'webhooks:order_paid': 'WEBHOOK order.paid',
+};
+
+/** A route as {@link BUNDLED_ROUTES} compares them: upper-case method, path parameters unnamed (`GET /v1/orders/{}`). */
+export function routeKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
 }
 
 /** `format`s the validators know: ajv-formats' and the OpenAPI format registry's numeric and binary ones. */
@@ -520,6 +562,12 @@ function prepared(absolute: string, file: string, { parsed, dereferenced, declar
     }
   }
   const byId = new Map(operations.map((o) => [o.operationId, o]));
+  // A document that opts in to the bundled API's rules may name its operations otherwise: found by route.
+  const byRoute = new Map(operations.map((o) => [routeKey(o.method, o.path), o]));
+  const byBundledRoute = (operationId: string): Operation | undefined => {
+    const route = BUNDLED_ROUTES[operationId];
+    return route === undefined ? undefined : byRoute.get(route.replace(/\{[^}]*\}/g, '{}'));
+  };
 
   const spec: LoadedSpec = {
     file: absolute,
@@ -530,7 +578,7 @@ function prepared(absolute: string, file: string, { parsed, dereferenced, declar
     document: dereferenced,
     operations,
     operation(operationId) {
-      const found = byId.get(operationId);
+      const found = byId.get(operationId) ?? (apiRules ? byBundledRoute(operationId) : undefined);
       if (!found) throw new HarnessError('CNF_ERR_SPEC_INVALID', `operation ${operationId} is not in ${file}`);
       return found;
     },
