@@ -27,6 +27,10 @@ function compile(schema: Schema | boolean): SchemaPredicate {
   return (value) => validate(value) === true;
 }
 
+/** Keywords whose value maps names to schemas, and those whose value lists schemas. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
 /** Levels of a recursive schema a predicate checks; below them any value is accepted. */
 export const MAX_RECURSION = 3;
 
@@ -51,17 +55,23 @@ export function acyclic(schema: Schema): Schema {
   };
   scan(schema, new Set());
   if (!circular) return schema;
-  const copy = (node: unknown, open: Map<object, number>): unknown => {
+  // Only schemas are cut, never the maps and lists that hold them (a `properties` object met again).
+  const copy = (node: unknown, open: Map<object, number>, holder: boolean): unknown => {
     if (!node || typeof node !== 'object') return node;
+    if (holder) {
+      return Array.isArray(node) ? node.map((v) => copy(v, open, false)) : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, copy(v, open, false)]));
+    }
     const level = open.get(node) ?? 0;
     if (level >= MAX_RECURSION) return true;
     open.set(node, level + 1);
-    const out = Array.isArray(node) ? node.map((v) => copy(v, open)) : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, copy(v, open)]));
+    const out = Array.isArray(node)
+      ? node.map((v) => copy(v, open, false))
+      : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, SCHEMA_MAPS.has(k) || (Array.isArray(v) && SCHEMA_LISTS.has(k)) ? copy(v, open, true) : copy(v, open, false)]));
     if (level === 0) open.delete(node);
     else open.set(node, level);
     return out;
   };
-  return copy(schema, new Map()) as Schema;
+  return copy(schema, new Map(), false) as Schema;
 }
 
 /**
