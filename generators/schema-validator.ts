@@ -12,6 +12,18 @@ import type { Schema } from '../spec/load.js';
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the function is on `.default`.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv2020) => Ajv2020;
 
+/** A copy of an acyclic schema without the `nullable` keywords that have no `type` beside them. */
+function withoutBareNullable(node: unknown): unknown {
+  if (!node || typeof node !== 'object') return node;
+  if (Array.isArray(node)) return node.map(withoutBareNullable);
+  const record = node as Schema;
+  return Object.fromEntries(
+    Object.entries(record)
+      .filter(([key]) => !(key === 'nullable' && record.type === undefined))
+      .map(([key, value]) => [key, ['enum', 'const', 'default', 'examples', 'example'].includes(key) ? value : withoutBareNullable(value)]),
+  );
+}
+
 /** A predicate: whether a JSON value is valid against one schema. */
 export type SchemaPredicate = (value: unknown) => boolean;
 
@@ -23,7 +35,14 @@ function compile(schema: Schema | boolean): SchemaPredicate {
   // Unknown keywords and formats (OpenAPI annotations, `x-` extensions) are ignored, as ajv in
   // spec/load.ts ignores them; the discriminator is an annotation, its alternatives pin the value.
   ajv ??= addFormats(new Ajv2020({ strict: false, validateSchema: false, discriminator: false, logger: false }));
-  const validate = ajv.compile(schema as Schema);
+  let validate;
+  try {
+    validate = ajv.compile(schema as Schema);
+  } catch (error) {
+    // `nullable` without `type` (an OAS 3.0 habit left in 3.1 documents) constrains nothing, and ajv refuses it.
+    if (!/nullable/.test((error as Error).message)) throw error;
+    validate = ajv.compile(withoutBareNullable(schema) as Schema);
+  }
   return (value) => validate(value) === true;
 }
 

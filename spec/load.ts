@@ -211,6 +211,36 @@ export function routeKey(method: string, path: string): string {
   return `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
 }
 
+/** The edit distance of two strings (Levenshtein: insertions, deletions, substitutions). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The operationIds of `ids` a document does not have (`--operations`), each with up to three of
+ * its operationIds nearest by edit distance (case-insensitive; a name containing the other first).
+ * @returns one entry per unknown id, in the given order; empty when every id is known
+ */
+export function unknownOperations(spec: Pick<LoadedSpec, 'operations'>, ids: readonly string[]): { id: string; suggestions: string[] }[] {
+  const known = spec.operations.map((o) => o.operationId);
+  return ids
+    .filter((id) => !known.includes(id))
+    .map((id) => {
+      const wanted = id.toLowerCase();
+      const ranked = known
+        .map((name) => ({ name, score: name.toLowerCase().includes(wanted) || wanted.includes(name.toLowerCase()) ? 0 : editDistance(wanted, name.toLowerCase()) }))
+        .filter((r) => r.score <= Math.max(3, Math.floor(wanted.length / 3)))
+        .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
+      return { id, suggestions: ranked.slice(0, 3).map((r) => r.name) };
+    });
+}
+
 /** `format`s the validators know: ajv-formats' and the OpenAPI format registry's numeric and binary ones. */
 const KNOWN_FORMATS = new Set([
   'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template', 'url', 'email', 'hostname',
@@ -277,7 +307,8 @@ function unknownFormatsOf(document: Schema): string[] {
  * in one direction (`writeOnly` ones for responses, `readOnly` ones for requests): OpenAPI says a
  * writeOnly property "MAY be sent as part of a request but SHOULD NOT be sent as part of a
  * response", so its `required` applies to requests only (and the other way round for readOnly).
- * `$ref`ed property schemas are looked up in the document.
+ * `$ref`ed property schemas are looked up in the document. A `nullable` without `type`, which ajv
+ * refuses and which constrains nothing, is dropped.
  * @see https://spec.openapis.org/oas/v3.0.3#fixed-fields-19 (readOnly, writeOnly)
  */
 export function withoutHiddenRequired(document: Schema, hidden: 'readOnly' | 'writeOnly'): Schema {
@@ -304,6 +335,8 @@ export function withoutHiddenRequired(document: Schema, hidden: 'readOnly' | 'wr
     seen.add(node);
     if (Array.isArray(node)) return node.forEach(walk);
     const record = node as Schema;
+    // `nullable` without `type` says nothing (OAS 3.0) or is no keyword at all (3.1); ajv refuses it.
+    if (record.nullable !== undefined && record.type === undefined) delete record.nullable;
     if (Array.isArray(record.required) && record.properties && typeof record.properties === 'object') {
       record.required = record.required.filter((name: unknown) => typeof name !== 'string' || !isHidden(record.properties[name]));
     }

@@ -14,7 +14,7 @@ import { buildRequest } from '../../harness/client.js';
 import { pathValues } from '../../harness/operation-inputs.js';
 import { validRequestBody } from '../../harness/probe-body.js';
 import type { Target } from '../../harness/target.js';
-import { loadSpec } from '../../spec/load.js';
+import { loadSpec, unknownOperations } from '../../spec/load.js';
 
 const spec = await loadSpec(path.join(import.meta.dirname, 'fixtures/any-document.yaml'));
 const TARGET: Target = { baseUrl: 'http://127.0.0.1:9', kind: 'remote', roles: { admin: { token: 'user:pw' } }, fixtures: {}, requestsPerSecond: null, timeoutMs: 1000, readOnly: false };
@@ -103,5 +103,15 @@ describe('negative cases', () => {
       expect(parameterAccepts(param, c.query[c.parameter]!), JSON.stringify(c)).toBe(false);
       if (c.parameter !== 'kind') expect(c.query.kind).toBe('leaf');
     }
+  });
+});
+
+describe('operation names', () => {
+  test('an unknown --operations id is named with the nearest operationIds of the document', () => {
+    expect(unknownOperations(spec, ['listNodes', 'listNode', 'createnode', 'zzz'])).toEqual([
+      { id: 'listNode', suggestions: ['listNodes'] },
+      { id: 'createnode', suggestions: ['createNode'] },
+      { id: 'zzz', suggestions: [] },
+    ]);
   });
 });
