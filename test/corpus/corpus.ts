@@ -74,9 +74,10 @@ export const CORPUS: readonly CorpusDocument[] = [
     package: '@figma/rest-api-spec',
     file: 'openapi/openapi.yaml',
     openapi: '3.1',
-    // 54 operations; these 14: images, comments, components, variables, webhooks. Not getFile and
-    // getFileNodes: Prism takes 45 to 85 s (timeouts) to mock their recursive document tree.
-    operations: ['getFileVersions', 'getTeamComponents', 'getImages', 'getFileMeta', 'getTeamProjects', 'getComments', 'postComment', 'deleteComment', 'getMe', 'getFileComponents', 'getLocalVariables', 'postVariables', 'getWebhook', 'putWebhook'],
+    // 54 operations; these 8: images, comments, variables, webhooks (Prism is slow on this document:
+    // about 3 s per operation). Not getFile and getFileNodes: Prism takes 45 to 85 s (timeouts) to
+    // mock their recursive document tree.
+    operations: ['getImages', 'getFileMeta', 'getComments', 'postComment', 'getMe', 'getLocalVariables', 'postVariables', 'putWebhook'],
   },
   {
     id: 'readme',
@@ -100,14 +101,16 @@ export const CORPUS: readonly CorpusDocument[] = [
     package: '@redocly/openapi-core',
     file: 'src/benchmark/benches/rebilly.yaml',
     openapi: '3.0',
-    // 356 operations; these 24: customers (non-exploded sort arrays, text/csv answers), invoices, KYC documents (oneOf bodies),
+    // 356 operations; these 23: customers (non-exploded sort arrays, text/csv answers), invoices, KYC documents (oneOf bodies),
     // timelines (maps), attachments, bank accounts, 3-D Secure, authentication tokens.
     operations: [
       'GetCustomerCollection', 'PostCustomer', 'GetCustomer', 'PutCustomer', 'GetCustomerTimelineEventCollection', 'GetInvoiceCollection', 'GetInvoice',
       'PostInvoice', 'GetKycDocumentCollection', 'PostKycDocumentRejection', 'GetAttachmentCollection', 'PostAttachment', 'GetAttachment', 'DeleteAttachment',
       'GetBankAccountCollection', 'PostBankAccount', 'PatchBankAccount', 'Get3DSecureCollection', 'Post3DSecure', 'GetAuthenticationTokenCollection',
-      'PostAuthenticationToken', 'GetAuthenticationTokenVerification', 'GetPlanCollection', 'GetSubscriptionCollection',
+      'PostAuthenticationToken', 'GetAuthenticationTokenVerification', 'GetPlanCollection',
     ],
+    // Not GetSubscriptionCollection: Prism -d answers it 500 now and then (its faker fails on the
+    // Subscription schema), which would fail whichever check drew the 500.
   },
   {
     id: 'readme-circular',
