@@ -282,6 +282,44 @@ function newAjv(openapi: string, unknownFormats: readonly string[]): Ajv {
   return ajv;
 }
 
+/**
+ * The document with each `oneOf` that has a `discriminator` read as OpenAPI reads it: the value is
+ * validated against the alternative its discriminator property names (by `mapping`, else by the
+ * alternative's schema name), not against "exactly one" alternative, which alternatives that
+ * overlap (no `additionalProperties: false`) would fail for a correct value. A `oneOf` whose
+ * alternatives are not all `$ref`s named by the discriminator is left as it is. Changes the
+ * document in place and returns it.
+ * @see https://spec.openapis.org/oas/v3.1.0#discriminator-object
+ */
+export function withDiscriminators(document: Schema): Schema {
+  const seen = new WeakSet<object>();
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) return node.forEach(walk);
+    const record = node as Schema;
+    for (const [key, value] of Object.entries(record)) if (!['example', 'examples', 'default', 'enum', 'const'].includes(key)) walk(value);
+    const discriminator = record.discriminator;
+    const alternatives: unknown = record.oneOf;
+    if (!discriminator || typeof discriminator.propertyName !== 'string' || !Array.isArray(alternatives) || alternatives.length < 2) return;
+    const mapping: Record<string, string> = discriminator.mapping && typeof discriminator.mapping === 'object' ? discriminator.mapping : {};
+    const branches: Schema[] = [];
+    for (const alternative of alternatives as Schema[]) {
+      const ref = alternative?.$ref;
+      if (typeof ref !== 'string') return;
+      const mapped = Object.entries(mapping).filter(([, target]) => target === ref || `#/components/schemas/${target}` === ref).map(([value]) => value);
+      const values = mapped.length ? mapped : [ref.split('/').pop()!.replace(/~1/g, '/').replace(/~0/g, '~')];
+      branches.push({ allOf: [{ type: 'object', required: [discriminator.propertyName], properties: { [discriminator.propertyName]: { enum: values } } }, alternative] });
+    }
+    delete record.oneOf;
+    // Beside an anyOf of its own, the branches are a further condition.
+    if (record.anyOf !== undefined) record.allOf = [...(Array.isArray(record.allOf) ? record.allOf : []), { anyOf: branches }];
+    else record.anyOf = branches;
+  };
+  walk(document);
+  return document;
+}
+
 /** Every `format` the document names that {@link KNOWN_FORMATS} lacks, sorted. */
 function unknownFormatsOf(document: Schema): string[] {
   const found = new Set<string>();
@@ -542,8 +580,8 @@ function prepared(absolute: string, file: string, { parsed, dereferenced, declar
   const ajvOf = (): Ajv => {
     if (!ajv) {
       ajv = newAjv(parsed.openapi, unknownFormats);
-      // Responses: a writeOnly property is never required in them.
-      ajv.addSchema(withoutHiddenRequired(parsed, 'writeOnly'), DOC_ID);
+      // Responses: a writeOnly property is never required in them; a discriminator picks the alternative.
+      ajv.addSchema(withDiscriminators(withoutHiddenRequired(parsed, 'writeOnly')), DOC_ID);
     }
     return ajv;
   };

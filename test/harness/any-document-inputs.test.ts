@@ -36,6 +36,15 @@ describe('loading', () => {
     expect(spec.validateResponse(list, '200', 'application/json', [{ name: 'abc', score: null, code: 'ANY-THING' }])).toEqual({ ok: true });
     expect(spec.validateResponse(list, '200', 'application/json', [{ name: 'abc', score: 0 }])?.ok).toBe(false);
   });
+
+  test.each<[string, unknown, boolean]>([
+    ['a value of the alternative its discriminator maps to passes, though it matches both (overlapping) alternatives', { kind: 'cat', lives: 3 }, true],
+    ['an alternative named by its schema name', { kind: 'Dog', bark: true }, true],
+    ['a value invalid for the alternative its discriminator names fails', { kind: 'cat', lives: 'nine' }, false],
+    ['a discriminator value that names no alternative fails', { kind: 'cow' }, false],
+  ])('discriminator: %s', (_name, pet, valid) => {
+    expect(spec.validateResponse(spec.operation('listPets'), '200', 'application/json', [pet])?.ok).toBe(valid);
+  });
 });
 
 describe('requests', () => {
