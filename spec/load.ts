@@ -127,9 +127,9 @@ export interface LoadedSpec {
   file: string;
   /** `info.version`. */
   version: string;
-  /** OpenAPI version of the document (`3.1.0`, `3.0.3`). */
+  /** OpenAPI version the document declares (`3.1.0`, `3.0.3`); `document` is read as 3.1 either way. */
   openapi: string;
-  /** The dereferenced document. */
+  /** The dereferenced document, upgraded to OpenAPI 3.1 when it declares 3.0 (see `notes`). */
   document: Schema;
   operations: Operation[];
   /**
@@ -225,10 +225,12 @@ function editDistance(a: string, b: string): number {
 /**
  * The operationIds of `ids` a document does not have (`--operations`), each with up to three of
  * its operationIds nearest by edit distance (case-insensitive; a name containing the other first).
+ * `alsoKnown`: further ids a run accepts (the document's webhook operationIds, which the stateful
+ * scenarios are listed under).
  * @returns one entry per unknown id, in the given order; empty when every id is known
  */
-export function unknownOperations(spec: Pick<LoadedSpec, 'operations'>, ids: readonly string[]): { id: string; suggestions: string[] }[] {
-  const known = spec.operations.map((o) => o.operationId);
+export function unknownOperations(spec: Pick<LoadedSpec, 'operations'>, ids: readonly string[], alsoKnown: readonly string[] = []): { id: string; suggestions: string[] }[] {
+  const known = [...new Set([...spec.operations.map((o) => o.operationId), ...alsoKnown])];
   return ids
     .filter((id) => !known.includes(id))
     .map((id) => {
