@@ -37,8 +37,14 @@ import { referencedProductNotDeletable } from './referenced-product-not-deletabl
 import { subscriptionProductRecurring } from './subscription-product-recurring.js';
 import { timestampsUtc } from './timestamps-utc.js';
 import { writeEffectVisible } from './write-effect-visible.js';
+import { inLayer } from './layers.js';
 
-/** Every check, in report order. */
+export { API_RULE_CHECKS, layerOf, type CheckLayer } from './layers.js';
+
+/**
+ * Every check, in report order, each in its layer (checks/layers.ts): the bundled API's rules are
+ * not applicable on a document that does not have them.
+ */
 export const CHECKS: readonly Check[] = [
   notAServerError,
   statusCodeConformance,
@@ -76,7 +82,7 @@ export const CHECKS: readonly Check[] = [
   tenantIsolation,
   tenantIsolationLists,
   rateLimitEnforced,
-];
+].map(inLayer);
 
 /** Check ids, for option validation and the README's list. */
 export const CHECK_IDS: readonly string[] = CHECKS.map((c) => c.id);

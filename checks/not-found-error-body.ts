@@ -3,11 +3,14 @@ import { mediaTypeOf } from './content-type-conformance.js';
 import { brief } from './support.js';
 
 /**
- * A request naming a resource that does not exist (a product, customer or order id drawn at
- * random) gets 404 with the body the operation documents for 404: for this API
- * `{error: "ResourceNotFound", detail}`. An operation that takes a body may answer 422 instead,
- * since a target may validate the body (whose ids name nothing either) before looking the resource up.
+ * A request naming a resource that does not exist (path values drawn at random, the required query
+ * parameters and a valid body sent) gets 404 with the body the operation documents for 404: for this
+ * API `{error: "ResourceNotFound", detail}`. Generic: it applies to operations that document a 404
+ * (a document that shows none says nothing of missing resources). An operation that takes a body
+ * may answer 422 instead, since a target may validate the body (whose ids name nothing either)
+ * before looking the resource up.
  * @see api-description.md, Errors (404: referenced resource does not exist (product, customer, order))
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-15.5.5
  */
 export const notFoundErrorBody: Check = {
   id: 'not_found_error_body',
@@ -41,7 +44,7 @@ export const notFoundErrorBody: Check = {
     return [{
       kind: 'wrong_error_body',
       title: 'Wrong 404 error body',
-      message: `The 404 of ${shown} does not match the documented body (for this API {"error":"ResourceNotFound","detail":string}); got ${brief(response.json ?? response.body)}.`,
+      message: `The 404 of ${shown} does not match the documented body${ctx.operation.apiRules === true ? ' (for this API {"error":"ResourceNotFound","detail":string})' : ''}; got ${brief(response.json ?? response.body)}.`,
       expected: `the documented 404 ${mediaType} body`,
       actual: response.json ?? response.body.slice(0, 200),
     }];

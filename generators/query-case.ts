@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import type { Operation, Parameter, Schema } from '../spec/load.js';
 import type { QueryValues } from '../harness/types.js';
 import { boundedIntegerArbitrary, schemaArbitrary } from './schema-value.js';
+import { requiredQuery } from './parameter-value.js';
 
 /** Values seen on the target, to make filters match: parameter name to values, and metadata key to values. */
 export interface Harvest {
@@ -51,12 +52,16 @@ export function pageArbitrary(schema: Schema): fc.Arbitrary<number> {
   return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(min, min + 1, min + 2) }, { weight: 1, arbitrary: fc.integer({ min, max: min + 30 }) });
 }
 
-function parameterArbitrary(param: Parameter, harvest: Harvest | undefined): fc.Arbitrary<string | string[]> {
-  if (param.name === 'limit') return limitArbitrary(param.schema).map(text);
-  if (param.name === 'page') return pageArbitrary(param.schema).map(text);
-  // A query string cannot carry null (absence says it) nor an empty repetition.
+function parameterArbitrary(param: Parameter, harvest: Harvest | undefined, apiRules: boolean): fc.Arbitrary<string | string[]> {
+  // Section Limits gives `page` and `limit` their meaning (and lets `limit` go above its maximum)
+  // in this API only; elsewhere they are parameters like any other, valid against their schema.
+  if (apiRules && param.name === 'limit') return limitArbitrary(param.schema).map(text);
+  if (apiRules && param.name === 'page') return pageArbitrary(param.schema).map(text);
+  // A query string cannot carry null (absence says it) nor an empty repetition, and an empty
+  // value only where the parameter allows it (OAS allowEmptyValue, false by default).
+  const empty = param.allowEmptyValue === true;
   const derived = schemaArbitrary(param.schema, { direction: 'request', maxItems: 3 })
-    .filter((v) => v !== null && !(Array.isArray(v) && (v.length === 0 || v.includes(null))))
+    .filter((v) => v !== null && (empty || v !== '') && !(Array.isArray(v) && (v.length === 0 || v.includes(null) || (!empty && v.includes('')))))
     .map(toQueryValue);
   const seen = harvest?.parameters[param.name] ?? [];
   if (seen.length === 0) return derived;
@@ -92,7 +97,7 @@ export function queryCaseArbitrary(operation: Operation, constraints: QueryCaseC
       deepObject = true;
       continue;
     }
-    const value = parameterArbitrary(param, constraints.harvest);
+    const value = parameterArbitrary(param, constraints.harvest, operation.apiRules === true);
     const pagination = param.name === 'page' || param.name === 'limit';
     model[param.name] = param.required
       ? value
@@ -122,14 +127,23 @@ export interface BoundaryExampleConstraints {
  * Hand-picked queries every property starts with, so that rare but decisive cases are always
  * tried: the defaults, `limit` at and above its maximum (section Limits), each sortable key in both
  * directions on a full page, each filter alone with a value harvested from the target, and
- * (optionally) invalid `page` and `limit` values.
+ * (optionally) invalid `page` and `limit` values. Every example carries a valid value for each
+ * required query parameter. On a document without the bundled API's rules (`operation.apiRules`)
+ * only valid examples are given: `limit` above its maximum and the invalid values are negative
+ * cases there, left to the negative suite.
  */
 export function boundaryExamples(operation: Operation, constraints: BoundaryExampleConstraints): QueryValues[] {
+  const required = requiredQuery(operation);
+  return rawBoundaryExamples(operation, constraints).map((example) => ({ ...required, ...example }));
+}
+
+function rawBoundaryExamples(operation: Operation, constraints: BoundaryExampleConstraints): QueryValues[] {
+  const apiRules = operation.apiRules === true;
   const query = new Map(operation.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
   const examples: QueryValues[] = [{}];
   const limit = query.get('limit');
   const max: number | undefined = limit?.schema.maximum;
-  if (limit && max !== undefined) examples.push({ limit: String(max) }, { limit: String(max + 1) });
+  if (limit && max !== undefined) examples.push({ limit: String(max) }, ...(apiRules ? [{ limit: String(max + 1) }] : []));
   if (limit && query.has('page') && constraints.page) examples.push({ limit: '1', page: '2' });
   const sortKeys = query.get('sorting')?.sortKeys ?? {};
   for (const [key, how] of Object.entries(sortKeys)) {
@@ -145,7 +159,7 @@ export function boundaryExamples(operation: Operation, constraints: BoundaryExam
   if (metaKey && metaValues?.[0] !== undefined && [...query.values()].some((p) => p.style === 'deepObject')) {
     examples.push({ [`metadata[${metaKey}]`]: metaValues[0], ...full });
   }
-  if (constraints.invalid) {
+  if (constraints.invalid && apiRules) {
     if (limit) examples.push({ limit: 'abc' }, { limit: '0' });
     if (query.has('page') && constraints.page) examples.push({ page: '0' });
   }

@@ -16,7 +16,7 @@ import type { Schema } from '../spec/load.js';
 import { fakerKindFor, realisticArbitrary } from './faker-value.js';
 import { schemaValidator } from './schema-validator.js';
 
-/** Which side of the API the values are for: readOnly properties are left out of requests, writeOnly out of responses. */
+/** Which side of the API the values are for: readOnly properties are left out of requests, writeOnly out of responses, even when required. */
 export type Direction = 'request' | 'response';
 
 /** Options of {@link schemaArbitrary}. */
@@ -54,7 +54,7 @@ export const SUPPORTED_KEYWORDS: Readonly<Record<string, string>> = {
   multipleOf: 'whole multiples of it',
   items: 'the schema of every item', minItems: 'lower bound of array length', maxItems: 'upper bound of array length (capped)',
   uniqueItems: 'distinct items (by JSON text)',
-  properties: 'a record of the properties, the hidden ones of the direction left out unless required',
+  properties: 'a record of the properties, the hidden ones of the direction left out',
   required: 'keys always present',
   additionalProperties: 'false: only declared keys; a schema: a map of its values when no property is declared',
   propertyNames: 'the keys of a map drawn from its schema',
@@ -66,8 +66,8 @@ export const SUPPORTED_KEYWORDS: Readonly<Record<string, string>> = {
   then: 'see if',
   else: 'see if',
   discriminator: 'annotation: each alternative pins its property with const, which oneOf derives',
-  readOnly: 'left out of requests unless required',
-  writeOnly: 'left out of responses unless required',
+  readOnly: 'left out of requests, required or not (OpenAPI: its `required` applies to responses only)',
+  writeOnly: 'left out of responses, required or not (OpenAPI: its `required` applies to requests only)',
   $ref: 'resolved before derivation (spec/load.ts dereferences); a remaining $ref is an error',
   title: 'annotation', description: 'annotation', default: 'annotation', examples: 'annotation', example: 'annotation',
   deprecated: 'annotation', $comment: 'annotation',
@@ -235,10 +235,23 @@ function withReject(tree: Tree | undefined, rejected: (Schema | boolean)[]): Tre
   return { ...tree, reject: [...tree.reject, ...rejected] };
 }
 
-/** The choice of flat branches of a schema; undefined when no value is valid. */
+/** Schemas being expanded, to cut a cycle through combinators (`A = {oneOf: [A, …]}`) after dereferencing. */
+const expanding = new Set<object>();
+
+/** The choice of flat branches of a schema; undefined when no value is valid (or the schema only recurses into itself). */
 function expand(schema: Schema | boolean | undefined): Tree | undefined {
   if (schema === undefined || schema === true) return { schema: {}, require: [], reject: [] };
   if (schema === false) return undefined;
+  if (expanding.has(schema)) return undefined;
+  expanding.add(schema);
+  try {
+    return expandOnce(schema);
+  } finally {
+    expanding.delete(schema);
+  }
+}
+
+function expandOnce(schema: Schema): Tree | undefined {
   if (typeof schema.$ref === 'string') throw new TypeError(`schemaArbitrary needs a dereferenced schema; found $ref ${schema.$ref}`);
   const { allOf, anyOf, oneOf, if: condition, then, else: otherwise, not, ...rest } = schema;
   let tree: Tree | undefined = { schema: rest, require: [], reject: not !== undefined ? [not] : [] };
@@ -277,7 +290,46 @@ function anyJsonArbitrary(): fc.Arbitrary<unknown> {
   return fc.jsonValue({ maxDepth: 1 });
 }
 
-function stringArbitrary(schema: Schema, ctx: Context): fc.Arbitrary<string> {
+/** Lookaround assertions, which fast-check's stringMatching cannot generate: `(?=…)`, `(?!…)`, `(?<=…)`, `(?<!…)` without nesting. */
+const LOOKAROUND = /\(\?<?[=!](?:[^()\\]|\\.)*\)/g;
+
+/**
+ * Strings matching a schema's `pattern` (ECMA-262 regular expression, OAS 3.1 section 4.3): fast-check's
+ * stringMatching where it can; for a pattern with lookaround (which it cannot generate), strings of the
+ * pattern without its lookarounds, filtered by the whole pattern, or else the schema's documented
+ * values that match. Undefined when neither gives a value (the case is then left out with that reason).
+ */
+function patternArbitrary(schema: Schema): fc.Arbitrary<string> | undefined {
+  let full: RegExp;
+  try {
+    full = new RegExp(schema.pattern, 'u');
+  } catch {
+    try {
+      full = new RegExp(schema.pattern);
+    } catch {
+      return undefined;
+    }
+  }
+  try {
+    return fc.stringMatching(new RegExp(schema.pattern));
+  } catch {
+    // Lookaround or another construct fast-check does not generate: below.
+  }
+  const documented = [...(Array.isArray(schema.examples) ? schema.examples : []), schema.example, schema.default].filter((v): v is string => typeof v === 'string' && full.test(v));
+  let stripped: fc.Arbitrary<string> | undefined;
+  try {
+    const loose = fc.stringMatching(new RegExp(String(schema.pattern).replace(LOOKAROUND, '')));
+    // Filtering an arbitrary whose values never match would never end: tried on samples first.
+    const feasible = PROBES.some((numRuns, seed) => fc.sample(loose, { seed, numRuns }).some((v) => full.test(v)));
+    stripped = feasible ? loose.filter((v) => full.test(v)) : undefined;
+  } catch {
+    stripped = undefined;
+  }
+  if (stripped && documented.length) return fc.oneof(stripped, fc.constantFrom(...documented));
+  return stripped ?? (documented.length ? fc.constantFrom(...documented) : undefined);
+}
+
+function stringArbitrary(schema: Schema, ctx: Context): fc.Arbitrary<string> | undefined {
   const minLength: number = schema.minLength ?? 0;
   const withinLength = (s: string) => [...s].length >= minLength && (schema.maxLength === undefined || [...s].length <= schema.maxLength);
   let plain: fc.Arbitrary<string>;
@@ -300,7 +352,9 @@ function stringArbitrary(schema: Schema, ctx: Context): fc.Arbitrary<string> {
       break;
     default:
       if (typeof schema.pattern === 'string') {
-        plain = fc.stringMatching(new RegExp(schema.pattern));
+        const matching = patternArbitrary(schema);
+        if (!matching) return undefined;
+        plain = matching;
       } else {
         const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? ctx.options.maxStringLength, ctx.options.maxStringLength));
         plain = fc.string({ minLength, maxLength });
@@ -354,6 +408,8 @@ function arrayArbitrary(schema: Schema, ctx: Context): fc.Arbitrary<unknown[]> |
   const cap = ctx.depth >= ctx.options.maxDepth ? minLength : ctx.options.maxItems;
   const maxLength = Math.max(minLength, Math.min(schema.maxItems ?? cap, cap));
   if (schema.maxItems !== undefined && schema.maxItems < minLength) return undefined;
+  // Past the depth limit an optional list is empty: its items (perhaps the same schema again) are not derived.
+  if (maxLength === 0) return fc.constant([]);
   const items = schema.items === false ? undefined : derive(schema.items, { ...ctx, depth: ctx.depth + 1 });
   if (!items) return minLength === 0 ? fc.constant([]) : undefined;
   return schema.uniqueItems
@@ -370,8 +426,13 @@ function objectArbitrary(schema: Schema, ctx: Context): fc.Arbitrary<Record<stri
   const extra: Schema | boolean | undefined = schema.additionalProperties;
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, sub] of Object.entries(properties)) {
-    // A required hidden property stays: the value must be valid, and JSON Schema only annotates readOnly.
-    if (!required.has(name) && (deep || isHidden(sub, hidden))) continue;
+    // A hidden property is left out even when required: OpenAPI makes the `required` of a readOnly
+    // property apply to responses only (and of a writeOnly one to requests only).
+    if (isHidden(sub, hidden)) {
+      required.delete(name);
+      continue;
+    }
+    if (!required.has(name) && deep) continue;
     const arbitrary = derive(sub, { ...ctx, depth: ctx.depth + 1, name, siblings });
     if (arbitrary) model[name] = arbitrary;
     else if (required.has(name)) return undefined;
@@ -457,6 +518,9 @@ function treeArbitrary(tree: Tree, ctx: Context): fc.Arbitrary<unknown> | undefi
 const PROBES = [4, 60];
 
 function derive(schema: Schema | boolean | undefined, ctx: Context): fc.Arbitrary<unknown> | undefined {
+  // A recursive schema whose recursion is required (or whose optional parts are kept) ends here:
+  // past twice the depth at which optional parts are left out, no value.
+  if (ctx.depth > ctx.options.maxDepth * 2) return undefined;
   const tree = expand(schema);
   return tree === undefined ? undefined : treeArbitrary(tree, ctx);
 }

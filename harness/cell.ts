@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import type { LoadedSpec, Operation } from '../spec/load.js';
 import { boundaryExamples, queryCaseArbitrary, type Harvest } from '../generators/query-case.js';
 import { negativeCaseArbitrary, type NegativeCase } from '../generators/negative/index.js';
+import { requiredQuery } from '../generators/parameter-value.js';
 import { listBody } from '../checks/support.js';
 import type { Client } from './client.js';
 import type { SecretRef } from './curl.js';
@@ -138,7 +139,8 @@ function testCase(operation: Operation, target: Target, input: CaseInput, role: 
   const fixtures = needs !== 'not_found' && (!probing || SAFE_METHODS.has(operation.method));
   const { query, negative } = input;
   const pathParams = { ...pathValues(operation, target, fixtures), ...negative?.path };
-  const body = negative?.body ?? (needs === 'not_found' ? validRequestBody(operation) : undefined);
+  // Probes of another API's document carry a valid body too, so that a target validating the body first answers the probe's question.
+  const body = negative?.body ?? (needs === 'not_found' || (PROBES.has(needs) && operation.apiRules !== true) ? validRequestBody(operation) : undefined);
   return {
     id: `${operation.operationId}#${n}`,
     operationId: operation.operationId,
@@ -270,7 +272,7 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
   } else if (PROBES.has(check.needs)) {
     // A probe asks one thing (are these credentials refused?); varying the query would only let a
     // correct target answer 422 first, which says nothing about the credentials.
-    inputs = fc.constant({ query: check.needs === 'roles' ? rolesQuery(operation) : {} });
+    inputs = fc.constant({ query: { ...requiredQuery(operation), ...(check.needs === 'roles' ? rolesQuery(operation) : {}) } });
   } else {
     const omit = isWalk ? ['page'] : check.needs === 'defaults' ? ['page', 'limit'] : [];
     inputs = queryCaseArbitrary(operation, { harvest: input.harvest, omit }).map((query) => ({ query }));

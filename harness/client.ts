@@ -10,6 +10,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync, type ZlibOptions } from 
 import type { Operation } from '../spec/load.js';
 import { BreakerOpen, runBreakerFromEnv, UNRESPONSIVE_CODE, type RequestOutcome, type RunBreaker } from './breaker.js';
 import { HarnessError } from './errors.js';
+import { validParameterValue } from '../generators/parameter-value.js';
 import type { Target } from './target.js';
 import type { Exchange, HttpRequest, HttpResponse, QueryValues, TestCase } from './types.js';
 
@@ -52,16 +53,106 @@ export function expandPath(template: string, pathParams: Record<string, string>)
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathParams[name] ?? `{${name}}`));
 }
 
-/** Builds the wire request of a case: URL, headers (Authorization from the case's role), body. */
+/**
+ * The Accept header of an operation: every media type its responses document, in document order
+ * (the server may then answer any of them, RFC 9110 section 12.5.1), or `*\/*` when it documents
+ * none; a document that declares an `Accept` header parameter gets a value valid against it.
+ */
+export function acceptHeader(operation: Operation): string {
+  // A document that declares Accept as a header parameter (which OpenAPI says to ignore) states
+  // its values there, and a validating server holds requests to them.
+  const declared = operation.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === 'accept');
+  const value = declared ? validParameterValue(declared) : undefined;
+  if (value !== undefined) return Array.isArray(value) ? value.join(', ') : value;
+  const types = [...new Set(Object.values(operation.responseMediaTypes ?? {}).flat())];
+  return types.length ? types.join(', ') : '*/*';
+}
+
+const BEARER = /^Bearer\s+(.+)$/i;
+
+/** Header parameters OpenAPI ignores (the request's own Accept, Content-Type and Authorization say them). */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+/**
+ * The headers every request of an operation carries: `accept` ({@link acceptHeader}) and a valid
+ * value of every required header and cookie parameter (lower-case header names; cookies joined in
+ * one `cookie` header), so that no case is refused for leaving one out. Computed once per operation.
+ * @see https://spec.openapis.org/oas/v3.1.0#parameter-object (required; Accept, Content-Type and Authorization ignored)
+ */
+export function requiredHeaders(operation: Operation): Record<string, string> {
+  let headers = requiredHeadersOf.get(operation);
+  if (!headers) {
+    headers = computeRequiredHeaders(operation);
+    requiredHeadersOf.set(operation, headers);
+  }
+  return headers;
+}
+
+const requiredHeadersOf = new WeakMap<Operation, Record<string, string>>();
+
+function computeRequiredHeaders(operation: Operation): Record<string, string> {
+  const headers: Record<string, string> = { accept: acceptHeader(operation) };
+  const cookies: string[] = [];
+  for (const param of operation.parameters) {
+    if (!param.required || (param.in !== 'header' && param.in !== 'cookie') || IGNORED_HEADERS.has(param.name.toLowerCase())) continue;
+    const value = validParameterValue(param);
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(',') : value;
+    if (param.in === 'header') headers[param.name.toLowerCase()] = text;
+    else cookies.push(`${param.name}=${encodeURIComponent(text)}`);
+  }
+  if (cookies.length) headers.cookie = cookies.join('; ');
+  return headers;
+}
+
+/** Delimiters of array query parameters that are not exploded, by style. */
+const DELIMITERS: Record<string, string> = { form: ',', spaceDelimited: ' ', pipeDelimited: '|' };
+
+/**
+ * A case's query as its parameters' styles send it: an array of a parameter with `explode: false`
+ * becomes one value joined by the style's delimiter (`sort=a,b`); exploded arrays stay repeated.
+ * @see https://spec.openapis.org/oas/v3.1.0#style-values
+ */
+export function serializeQuery(operation: Operation, query: QueryValues): QueryValues {
+  const out: QueryValues = {};
+  for (const [name, value] of Object.entries(query)) {
+    const param = operation.parameters.find((p) => p.in === 'query' && p.name === name);
+    const delimiter = param && !param.explode ? DELIMITERS[param.style] : undefined;
+    out[name] = Array.isArray(value) && delimiter !== undefined ? value.join(delimiter) : value;
+  }
+  return out;
+}
+
+/**
+ * Builds the wire request of a case: URL, headers, body. The role's credential goes where the
+ * operation's security scheme puts it (spec/load.ts `credential`): `Authorization: Bearer` (the
+ * default), `Authorization: Basic`, or an API key header, query parameter or cookie; a bearer token
+ * the case carries itself (the unknown token of `invalid_credentials`) goes to the same place.
+ * `Accept` lists the media types the operation documents.
+ */
 export function buildRequest(target: Target, operation: Operation, testCase: TestCase): HttpRequest {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...requiredHeaders(operation) };
   for (const [name, value] of Object.entries(testCase.headers)) headers[name.toLowerCase()] = value;
   const credential = testCase.role ? target.roles[testCase.role] : undefined;
-  if (credential) headers.authorization = `Bearer ${credential.token}`;
+  let token = credential?.token;
+  const placement = operation.credential ?? { kind: 'bearer' as const };
+  const own = headers.authorization === undefined ? undefined : BEARER.exec(headers.authorization);
+  if (token === undefined && own && placement.kind !== 'bearer') {
+    token = own[1]!;
+    delete headers.authorization;
+  }
+  const query = serializeQuery(operation, testCase.query);
+  if (token !== undefined) {
+    if (placement.kind === 'bearer') headers.authorization = `Bearer ${token}`;
+    else if (placement.kind === 'basic') headers.authorization = `Basic ${Buffer.from(token).toString('base64')}`;
+    else if (placement.in === 'header') headers[placement.name.toLowerCase()] = token;
+    else if (placement.in === 'query') query[placement.name] = token;
+    else headers.cookie = `${headers.cookie ? `${headers.cookie}; ` : ''}${placement.name}=${encodeURIComponent(token)}`;
+  }
   if (testCase.body) headers['content-type'] = testCase.body.contentType;
   return {
     method: operation.method,
-    url: `${target.baseUrl}${expandPath(operation.path, testCase.pathParams)}${encodeQuery(testCase.query)}`,
+    url: `${target.baseUrl}${expandPath(operation.path, testCase.pathParams)}${encodeQuery(query)}`,
     headers,
     ...(testCase.body ? { body: testCase.body.text } : {}),
   };

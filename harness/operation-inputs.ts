@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import type { Operation, Parameter } from '../spec/load.js';
 import { schemaArbitrary } from '../generators/schema-value.js';
+import { validParameterValue } from '../generators/parameter-value.js';
 import type { Target } from './target.js';
 import type { Role } from './types.js';
 
@@ -59,6 +60,26 @@ export function missingFixtures(operation: Operation, target: Target): string[] 
 }
 
 /**
+ * A value for a path parameter that names nothing on the target: drawn from its schema with a
+ * fixed seed; a free-form string gets a random-looking word of 8 to 16 characters (never empty,
+ * never a word a target may reserve), but a string the schema constrains itself (enum, const,
+ * pattern) keeps its own constraints. A schema no value satisfies gives its documented value, or `1`.
+ */
+export function randomPathValue(param: Parameter): string {
+  const schema = param.schema;
+  const constrained = schema.enum !== undefined || schema.const !== undefined || schema.pattern !== undefined || schema.format !== undefined;
+  const free = schema.type === 'string' && !constrained ? { minLength: 1, pattern: '^[a-z0-9_]{8,16}$' } : {};
+  try {
+    const [drawn] = fc.sample(schemaArbitrary({ ...schema, ...free }, { direction: 'request' }), { seed: 1, numRuns: 1 });
+    if (drawn !== null && drawn !== undefined && typeof drawn !== 'object') return String(drawn);
+  } catch {
+    // A schema the generators cannot satisfy: its documented value, below.
+  }
+  const value = validParameterValue(param);
+  return Array.isArray(value) ? value.join(',') : (value ?? '1');
+}
+
+/**
  * Path values for a case. `fixtures: true` takes the target's fixtures (for valid requests of
  * safe methods); otherwise each value is drawn from the parameter's schema with a fixed seed, so
  * that probes which must be refused (no credentials, no scope) never name a real resource of an
@@ -72,8 +93,7 @@ export function pathValues(operation: Operation, target: Target, fixtures: boole
     if (fixtures && known) {
       values[param.name] = known;
     } else {
-      const [drawn] = fc.sample(schemaArbitrary({ ...param.schema, ...(param.schema.type === 'string' && !param.schema.format ? { minLength: 1, pattern: '^[a-z0-9_]{8,16}$' } : {}) }, { direction: 'request' }), { seed: 1, numRuns: 1 });
-      values[param.name] = String(drawn);
+      values[param.name] = randomPathValue(param);
     }
   }
   return values;

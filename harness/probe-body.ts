@@ -8,14 +8,29 @@ import { schemaArbitrary } from '../generators/schema-value.js';
 import type { Operation, Schema } from '../spec/load.js';
 
 /**
- * A body valid against the operation's `application/json` request body schema.
- * @returns the body as sent (`application/json` and its text), or undefined when the operation
- *   takes no JSON body
+ * A body valid against the operation's JSON request body schema (`application/json` or another
+ * JSON media type), else its `application/x-www-form-urlencoded` one.
+ * @returns the body as sent (its media type and text), or undefined when the operation takes no
+ *   JSON or form body, or when no valid value can be drawn from its schema
  * @see https://spec.openapis.org/oas/v3.1.0#request-body-object
  */
 export function validRequestBody(operation: Operation): { contentType: string; text: string } | undefined {
-  const schema: Schema | undefined = operation.raw.requestBody?.content?.['application/json']?.schema;
-  if (!schema) return undefined;
-  const [value] = fc.sample(schemaArbitrary(schema, { direction: 'request', realistic: true }), { seed: 1, numRuns: 1 });
-  return { contentType: 'application/json', text: JSON.stringify(value) };
+  const content: Record<string, { schema?: Schema }> = operation.raw.requestBody?.content ?? {};
+  // JSON first (any +json or json-like type), then a form; other media types are not drawn.
+  const contentType = Object.keys(content).find((t) => /^application\/(?:[\w.+-]*\+)?json\b/i.test(t)) ?? (content['application/x-www-form-urlencoded'] ? 'application/x-www-form-urlencoded' : undefined);
+  const schema = contentType ? content[contentType]?.schema : undefined;
+  if (!contentType || !schema) return undefined;
+  let value: unknown;
+  try {
+    [value] = fc.sample(schemaArbitrary(schema, { direction: 'request', realistic: true }), { seed: 1, numRuns: 1 });
+  } catch {
+    // No valid body can be drawn from the schema: the probe goes without one.
+    return undefined;
+  }
+  if (contentType === 'application/x-www-form-urlencoded') {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    const form = new URLSearchParams(Object.entries(value).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+    return { contentType, text: form.toString() };
+  }
+  return { contentType, text: JSON.stringify(value) };
 }

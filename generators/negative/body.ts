@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { Operation, Schema } from '../../spec/load.js';
 import { schemaArbitrary } from '../schema-value.js';
+import { acyclic, schemaValidator } from '../schema-validator.js';
 import { missingRequired } from './missing-required.js';
 import type { BodyMutation } from './types.js';
 import { wrongType } from './wrong-type.js';
@@ -45,15 +46,45 @@ function encode(contentType: string, body: Record<string, unknown>): string {
   return JSON.stringify(body);
 }
 
-/** Every negative body of an operation (none when it takes no JSON or form body). */
+/**
+ * A copy of a (dereferenced, finite) schema whose `required` lists leave out readOnly properties,
+ * which a request does not send (OpenAPI: readOnly properties are required in responses only).
+ */
+function requestSchema(schema: Schema): Schema {
+  const copy = structuredClone(acyclic(schema));
+  const walk = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const record = node as Schema;
+    if (Array.isArray(record.required) && record.properties) record.required = record.required.filter((n: string) => record.properties[n]?.readOnly !== true);
+    for (const [key, value] of Object.entries(record)) if (!['example', 'examples', 'default', 'enum', 'const'].includes(key)) walk(value);
+  };
+  walk(copy);
+  return copy;
+}
+
+/**
+ * Every negative body of an operation (none when it takes no JSON or form body): each mutation of
+ * a valid body that the whole request body schema (with its `anyOf`/`oneOf`) rejects; a mutated
+ * body that is still valid (a union in which `{}` is valid) is no negative case and is left out.
+ */
 export function negativeBodies(operation: Operation): NegativeBody[] {
   const content: Record<string, { schema?: Schema }> = operation.raw.requestBody?.content ?? {};
   const contentType = ['application/json', 'application/x-www-form-urlencoded'].find((t) => content[t]?.schema);
   if (!contentType) return [];
-  const schema = objectSchema(content[contentType]!.schema!);
-  const [valid] = fc.sample(schemaArbitrary(schema, { direction: 'request', realistic: true }), { seed: 1, numRuns: 1 }) as Record<string, unknown>[];
-  const base = valid ?? {};
-  return BODY_MUTATIONS.flatMap((mutation) => mutation({ schema, base, contentType })).map(({ field, mutation, reason, body }) => ({
+  const whole = content[contentType]!.schema!;
+  const schema = objectSchema(whole);
+  let base: Record<string, unknown>;
+  let valid: (value: unknown) => boolean;
+  try {
+    const [drawn] = fc.sample(schemaArbitrary(schema, { direction: 'request', realistic: true }), { seed: 1, numRuns: 1 }) as Record<string, unknown>[];
+    base = drawn && typeof drawn === 'object' && !Array.isArray(drawn) ? drawn : {};
+    valid = schemaValidator(requestSchema(whole));
+  } catch {
+    // No valid body can be drawn (or the schema does not compile): no negative body can be told apart.
+    return [];
+  }
+  return BODY_MUTATIONS.flatMap((mutation) => mutation({ schema, base, contentType })).filter(({ body }) => !valid(body)).map(({ field, mutation, reason, body }) => ({
     contentType,
     text: encode(contentType, body),
     field,

@@ -11,6 +11,7 @@ import { outOfRange } from './out-of-range.js';
 import { typeMismatch } from './type-mismatch.js';
 import type { Mutation, NegativeValue } from './types.js';
 import { negativeBodies } from './body.js';
+import { parameterAccepts, requiredQuery } from '../parameter-value.js';
 
 export type { Mutation, NegativeValue } from './types.js';
 
@@ -31,25 +32,34 @@ export interface NegativeCase {
   reason: string;
 }
 
-/** Every negative case of the operation's query parameters (deepObject ones left out), path parameters (format) and request body. */
+/**
+ * Every negative case of the operation's query parameters (deepObject ones left out), path
+ * parameters (format) and request body. A mutation is kept only when its value really fails the
+ * schema (a query or path text under every reading of it, a body against the whole body schema,
+ * `anyOf`/`oneOf` included), so that a case called negative is one; every case carries a valid
+ * value for each required query parameter it does not mutate, so that it is invalid in one place only.
+ */
 export function negativeCases(operation: Operation): NegativeCase[] {
   const cases: NegativeCase[] = [];
+  const required = requiredQuery(operation);
   for (const param of operation.parameters) {
     if (param.in !== 'query' || param.style === 'deepObject') continue;
     for (const mutation of MUTATIONS) {
       for (const negative of mutation(param) as NegativeValue[]) {
-        cases.push({ query: { [param.name]: negative.value }, location: 'query', parameter: param.name, mutation: negative.mutation, reason: negative.reason });
+        if (parameterAccepts(param, negative.value)) continue;
+        cases.push({ query: { ...required, [param.name]: negative.value }, location: 'query', parameter: param.name, mutation: negative.mutation, reason: negative.reason });
       }
     }
   }
   for (const param of operation.parameters) {
     if (param.in !== 'path') continue;
     for (const negative of formatViolation(param)) {
-      cases.push({ query: {}, path: { [param.name]: negative.value }, location: 'path', parameter: param.name, mutation: negative.mutation, reason: negative.reason });
+      if (parameterAccepts(param, negative.value)) continue;
+      cases.push({ query: { ...required }, path: { [param.name]: negative.value }, location: 'path', parameter: param.name, mutation: negative.mutation, reason: negative.reason });
     }
   }
   for (const body of negativeBodies(operation)) {
-    cases.push({ query: {}, body: { contentType: body.contentType, text: body.text }, location: 'body', parameter: body.field, mutation: body.mutation, reason: body.reason });
+    cases.push({ query: { ...required }, body: { contentType: body.contentType, text: body.text }, location: 'body', parameter: body.field, mutation: body.mutation, reason: body.reason });
   }
   return cases;
 }

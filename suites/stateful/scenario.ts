@@ -20,7 +20,7 @@ import { selectedResponseChecks, settle } from '../../harness/suite.js';
 import { JudgedCells, judgingClient, noAnswerFinding } from '../../harness/judge.js';
 import type { Target } from '../../harness/target.js';
 import type { CellMeta, Exchange, Failure, Finding, HttpRequest, QueryValues, Role, TestCase, UrlRequest } from '../../harness/types.js';
-import { loadSpec, type LoadedSpec, type Operation } from '../../spec/load.js';
+import { API_RULES_EXTENSION, BUNDLED_ROUTES, loadSpec, routeKey, type LoadedSpec, type Operation } from '../../spec/load.js';
 
 // The scenarios read answers as the model-based commands do.
 export { answerText, bodyOf, eventually, refused, sleep, statusOf, succeeded } from '../../harness/answers.js';
@@ -98,6 +98,8 @@ export function selected(run: RunContext, scenario: Scenario): boolean {
  */
 export function whyNot(suite: Pick<StatefulSuite, 'spec' | 'target' | 'adapter'>, scenario: Scenario): string | undefined {
   const { spec, target, adapter } = suite;
+  const notApplicable = notApplicableReason(spec);
+  if (notApplicable) return notApplicable;
   if (target.readOnly) return 'read-only run: the scenario changes state';
   if (!documentOperationIds(spec).has(scenario.operationId)) return `the document has no operation ${scenario.operationId}`;
   const capability = missingCapability(adapter, scenario.capabilities);
@@ -110,12 +112,35 @@ export function whyNot(suite: Pick<StatefulSuite, 'spec' | 'target' | 'adapter'>
   return undefined;
 }
 
-/** The operationIds of a document: its paths' operations and its webhooks' (OpenAPI 3.1 `webhooks`). @see https://spec.openapis.org/oas/v3.1.0#fixed-fields (webhooks) */
+/**
+ * Why no scenario applies to a document, or undefined when they may: the scenarios check the
+ * bundled API's rules (spec/rules.yaml), so on a document without them (not a bundled one, not
+ * opted in with `x-conformance-api-rules`) they are not applicable, whatever its operationIds.
+ */
+export function notApplicableReason(spec: LoadedSpec): string | undefined {
+  return spec.apiRules ? undefined : `a scenario of the bundled API's rules (spec/rules.yaml), not of this document (opt in with ${API_RULES_EXTENSION})`;
+}
+
+/**
+ * The operationIds a document offers the scenarios: its paths' operations and its webhooks'
+ * (OpenAPI 3.1 `webhooks`); on a document that opts in to the bundled API's rules, also each
+ * bundled operationId whose route (method and path pattern, or webhook name) the document has
+ * under another id (spec/load.ts `BUNDLED_ROUTES`).
+ * @see https://spec.openapis.org/oas/v3.1.0#fixed-fields (webhooks)
+ */
 export function documentOperationIds(spec: LoadedSpec): Set<string> {
   const ids = new Set(spec.operations.map((o) => o.operationId));
+  const routes = new Set(spec.operations.map((o) => routeKey(o.method, o.path)));
   const webhooks = (spec.document.webhooks ?? {}) as Record<string, Record<string, { operationId?: unknown }>>;
-  for (const item of Object.values(webhooks)) {
+  for (const [name, item] of Object.entries(webhooks)) {
+    routes.add(`WEBHOOK ${name}`);
     for (const operation of Object.values(item ?? {})) if (typeof operation?.operationId === 'string') ids.add(operation.operationId);
+  }
+  if (spec.apiRules) {
+    for (const [id, route] of Object.entries(BUNDLED_ROUTES)) {
+      const key = route.startsWith('WEBHOOK ') ? route : routeKey(route.split(' ')[0]!, route.slice(route.indexOf(' ') + 1));
+      if (routes.has(key)) ids.add(id);
+    }
   }
   return ids;
 }

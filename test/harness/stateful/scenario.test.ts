@@ -7,8 +7,8 @@ import { guardAdapter, type TargetAdapter } from '../../../harness/adapter.js';
 import type { Client } from '../../../harness/client.js';
 import type { Target } from '../../../harness/target.js';
 import type { Exchange } from '../../../harness/types.js';
-import { loadSpec } from '../../../spec/load.js';
-import { runScenario, whyNot, type StatefulSuite } from '../../../suites/stateful/scenario.js';
+import { BUNDLED_ROUTES, loadSpec } from '../../../spec/load.js';
+import { documentOperationIds, runScenario, whyNot, type StatefulSuite } from '../../../suites/stateful/scenario.js';
 
 const spec = await loadSpec();
 const TARGET: Target = {
@@ -44,6 +44,32 @@ describe('whyNot', () => {
     ['everything there', {}, ALL, 'webhook_signed', undefined],
   ])('%s', (_name, overrides, adapter, id, reason) => {
     expect(whyNot(suiteOf(overrides, adapter), scenario(id))).toBe(reason);
+  });
+});
+
+describe('binding to a document', () => {
+  const other = { ...spec, apiRules: false } as typeof spec;
+  // The bundled document renamed: the same routes under other operationIds, opted in to the rules.
+  const renamed = { ...spec, apiRules: true, operations: spec.operations.map((o) => ({ ...o, operationId: `x_${o.operationId}` })), document: { ...spec.document, webhooks: {} } } as typeof spec;
+
+  test("on a document without the bundled API's rules every scenario is not applicable, whatever its operationIds", () => {
+    const suite = { ...suiteOf(), spec: other };
+    expect(whyNot(suite, scenario('receipt_fetchable'))).toMatch(/^a scenario of the bundled API's rules \(spec\/rules.yaml\), not of this document/);
+  });
+
+  test('a document that opts in finds the scenario operations by method and path pattern', () => {
+    const ids = documentOperationIds(renamed);
+    expect(ids.has('orders:get_receipt')).toBe(true);
+    expect(ids.has('x_orders:get_receipt')).toBe(true);
+    expect(ids.has('webhooks:order_paid')).toBe(false);
+    expect(whyNot({ ...suiteOf(), spec: renamed }, scenario('receipt_fetchable'))).toBeUndefined();
+    expect(whyNot({ ...suiteOf(), spec: renamed }, scenario('webhook_signed'))).toBe('the document has no operation webhooks:order_created');
+  });
+
+  test('BUNDLED_ROUTES is the bundled document, operation by operation', () => {
+    const routes = Object.fromEntries(spec.operations.map((o) => [o.operationId, `${o.method} ${o.path}`]));
+    for (const [name, item] of Object.entries<Record<string, { operationId: string }>>(spec.document.webhooks ?? {})) for (const op of Object.values(item)) routes[op.operationId] = `WEBHOOK ${name}`;
+    expect(BUNDLED_ROUTES).toEqual(routes);
   });
 });
 
