@@ -39,6 +39,7 @@ export const API_RULE_CHECKS: ReadonlySet<string> = new Set([
   'tenant_isolation',
   'tenant_isolation_lists',
   'rate_limit_enforced',
+  'write_effect_visible',
 ]);
 
 /** The layer of a check id. */

@@ -18,7 +18,8 @@ export const SUITE_NEEDS = {
   'rate-limit': ['burst'],
   // Operations that change state, with every kind of evidence that can apply to them (the
   // suites above take only the operations that change no state).
-  writes: ['exchange', 'negative', 'not_found', 'anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org', 'roles'],
+  // A page walk, the defaults and the burst apply to lists only: their cells here say so.
+  writes: ['exchange', 'walk', 'defaults', 'negative', 'not_found', 'anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org', 'roles', 'burst'],
 } as const satisfies Record<string, readonly CheckNeeds[]>;
 
 /** The suite of the stateful scenarios (checks/stateful/index.ts): the files of suites/stateful/. */
