@@ -256,7 +256,7 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
   const callable = notCallable(operation, target, check.needs, input.writes);
   if (callable) return notRun(cell, 'skipped', callable.reason, callable);
   const [missing] = missingRoles(check, role, target);
-  if (missing) return notRun(cell, 'skipped', `needs role ${missing}`, { kind: 'role', fix: `export ${defaultTokenEnv(missing)}=<a ${missing} token of the target>` });
+  if (missing) return notRun(cell, 'skipped', `needs role ${missing}`, { kind: 'role', fix: `export ${defaultTokenEnv(missing)}=…` });
   if (check.needs === 'burst') return runBurstCell(input, cell, role);
   if (!SAFE_METHODS.has(operation.method) && input.writes && !input.writes.unavailable && (WRITE_NEEDS.has(check.needs) || CREDENTIAL_PROBES.has(check.needs))) {
     return runWriteCell(input, cell, role);

@@ -74,6 +74,9 @@ const CREDENTIALED_NEEDS: ReadonlySet<CheckNeeds> = new Set(['exchange', 'walk',
 const PROBING_NEEDS: ReadonlySet<CheckNeeds> = new Set(['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'negative']);
 
 /** The roles a replayed case sends credentials of: the case's own, every role of a `roles` check. */
+/** Evidence that, on an operation that changes state, is sent on a fixture made for the case (harness/cell.ts). */
+const WRITE_FIXTURE_NEEDS: ReadonlySet<Check['needs']> = new Set(['exchange', 'roles', 'other_org', 'reader', 'anonymous', 'invalid_credentials', 'no_scope']);
+
 function rolesOfCase(check: Check, testCase: TestCase): Role[] {
   if (check.needs === 'roles') return [...(check.roles ?? [])];
   return testCase.role ? [testCase.role] : [];
@@ -206,6 +209,13 @@ export async function replayReport(options: ReplayOptions): Promise<ReplayOutcom
       if (missing.length) {
         const fix = missing.map((role) => `export ${configuredEnv[role] ?? defaultTokenEnv(role)}=…`).join('; ');
         record({ ...base, verdict: 'not_replayable', reason: `missing role ${missing.join(', ')}: ${fix}`, stillFailing: false, findings: [] });
+        continue;
+      }
+      // A write's case wrote on a fixture the run made for it (harness/write-cases.ts): the replay
+      // cannot make it again, and re-sending the write would change whatever now has that id.
+      if (!SAFE_METHODS.has(operation.method) && WRITE_FIXTURE_NEEDS.has(check.needs)) {
+        const line = failure.reproduce.replay ? `: ${failure.reproduce.replay}` : '';
+        record({ ...base, verdict: 'not_replayable', reason: `the case wrote on a fixture the run made for it (${Object.values(failure.case.pathParams).join(', ') || 'its body'}); run its cell again instead${line}`, stillFailing: false, findings: [] });
         continue;
       }
       const testCase = withTargetFixtures(failure.case, operation, check, target);

@@ -150,7 +150,8 @@ class CellCompleter implements Reporter {
         const cell = testCase.meta().conformance;
         if (!cell) continue;
         for (const failure of [...cell.failures, ...(cell.accepted ?? [])]) failure.reproduce = runnableReproducer(failure, this.#info);
-        if (cell.status === 'skipped' && !cell.skipKind && cell.skipReason) {
+        // A role's fix names the variable the config gives it, which only the run knows.
+        if (cell.status === 'skipped' && (!cell.skipKind || cell.skipKind === 'role') && cell.skipReason) {
           const known = classifySkip(cell.skipReason, this.#roleEnv);
           if (known) Object.assign(cell, known);
         }
@@ -195,7 +196,9 @@ function describeAdapter(adapter: AdapterSource | undefined): string | undefined
  */
 function printPreflight(input: PreflightInput, options: RunOptions): void {
   const result = preflight(input);
-  (options.out ?? process.stdout).write(formatPreflight(input, result));
+  // Library use with no reporter and no stream prints nothing, as the reporters do.
+  const silent = options.reporters?.length === 0 && options.out === undefined;
+  if (!silent) (options.out ?? process.stdout).write(formatPreflight(input, result));
   if (input.target.kind === 'remote' && result.missingRequired.length && !options.allowMissingRoles) {
     const names = result.missingRequired.map((r) => `${r.role} (export ${r.env}=…)`).join(', ');
     throw new HarnessError('CNF_ERR_ROLE_MISSING', `no token for ${names}, which ${result.missingRequired.length > 1 ? 'these roles unlock' : 'unlocks'} the valid requests of the selected operations; set it, or pass --allow-missing-roles to run with those cells skipped`);

@@ -50,7 +50,7 @@ describe('an interrupted run', () => {
     const junit = readFileSync(path.join(outputDir, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/the run was interrupted before every test finished; the matrix is incomplete/);
     // What failed before the cut is in the JUnit file, for CI to show.
-    expect(junit).toMatch(/<testcase [^>]*name="not_a_server_error"[^>]*>\s*<failure/);
+    expect(junit).toMatch(/<testcase [^>]*name="not_a_server_error on [^"]*"[^>]*>\s*<failure/);
     const report = JSON.parse(readFileSync(path.join(outputDir, 'report.json'), 'utf8')) as { errors: { message: string; code?: string }[]; cells: { operationId: string; status: string }[] };
     expect(report.errors.map((e) => e.message)).toContain('the run was interrupted before every test finished; the matrix is incomplete');
     // Nothing else went wrong: no worker died of the signal, no case in flight was judged.

@@ -78,7 +78,7 @@ describe('the reference adapter against a reference server', () => {
     const refusal = adapter.completeOrder!('00000000-0000-4000-8000-000000000000');
     await expect(refusal).rejects.toBeInstanceOf(AdapterError);
     await expect(refusal).rejects.toMatchObject({ code: 'CNF_ERR_ADAPTER', capability: 'completeOrder', message: expect.stringContaining('answered 404') });
-    await expect(adapter.advanceClock!(-5)).rejects.toMatchObject({ code: 'CNF_ERR_ADAPTER', message: expect.stringContaining('answered 400') });
+    await expect(adapter.advanceClock!(-5)).rejects.toMatchObject({ code: 'CNF_ERR_ADAPTER', message: expect.stringContaining('answered 422') });
   });
 });
 
