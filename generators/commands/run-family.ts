@@ -7,6 +7,7 @@
  * @see https://fast-check.dev/docs/advanced/model-based-testing/ (replayPath, seed and path)
  */
 import fc from 'fast-check';
+import { API_RULES_EXTENSION } from '../../spec/load.js';
 import { noAnswerFinding } from '../../harness/judge.js';
 import { missingCapability } from '../../harness/adapter.js';
 import { operationSeed } from '../../harness/context.js';
@@ -54,7 +55,7 @@ export interface FamilyFailure {
 
 /** What running a family gave. */
 export interface FamilyOutcome {
-  status: 'passed' | 'failed' | 'skipped';
+  status: 'passed' | 'failed' | 'skipped' | 'not_applicable';
   skipReason?: string;
   /** Sequences run (shrinking not counted). */
   runs: number;
@@ -95,6 +96,8 @@ function replayPathOf(commands: unknown): string {
 
 /** Why a family cannot run against the env's target (read-only run, missing capability, role or fixture), or undefined. */
 export function familyNotRunnable(family: FamilyInfo, env: CommandEnv): string | undefined {
+  // The families check the bundled API's rules: on another document they do not apply.
+  if (!env.spec.apiRules) return FAMILY_NOT_THIS_API;
   if (env.target.readOnly) return 'read-only run: the commands change state';
   const operations = new Set(env.spec.operations.map((o) => o.operationId));
   if (!operations.has(family.operationId)) return `the document has no operation ${family.operationId}`;
@@ -106,6 +109,9 @@ export function familyNotRunnable(family: FamilyInfo, env: CommandEnv): string |
   if (fixture) return `needs fixture ${fixture}`;
   return undefined;
 }
+
+/** Why a family does not apply to a document without the bundled API's rules (spec/rules.yaml). */
+export const FAMILY_NOT_THIS_API = `a model of the bundled API's rules (spec/rules.yaml), not of this document (opt in with ${API_RULES_EXTENSION})`;
 
 /**
  * Runs a family against the env's target.
@@ -125,6 +131,7 @@ export async function runFamily<M extends object>(options: FamilyRunOptions<M>):
     ...extra,
   });
   const reason = familyNotRunnable(family, env) ?? (await family.whyNot?.(new Real(env, 'assert')));
+  if (reason === FAMILY_NOT_THIS_API || reason?.startsWith('the document has no operation')) return outcome('not_applicable', 0, { skipReason: reason });
   if (reason) return outcome('skipped', 0, { skipReason: reason });
 
   const replay = options.path === undefined ? undefined : parseModelPath(options.path);

@@ -23,7 +23,7 @@ import { statefulSuite } from '../stateful/scenario.js';
  */
 export function familyCell(family: Family<object>, outcome: FamilyOutcome, adapterName = 'none'): CellMeta {
   const base = { operationId: family.operationId, checkId: family.checkId };
-  if (outcome.status === 'skipped') return { ...base, status: 'skipped', skipReason: outcome.skipReason ?? 'not runnable', cases: 0, failures: [] };
+  if (outcome.status === 'skipped' || outcome.status === 'not_applicable') return { ...base, status: outcome.status, skipReason: outcome.skipReason ?? 'not runnable', cases: 0, failures: [] };
   const failures: Failure[] = [];
   const failure = outcome.failure;
   if (failure) {

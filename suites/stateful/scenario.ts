@@ -317,8 +317,9 @@ export class ScenarioRun {
     return this.stop({ kind: 'step_refused', title: 'A step of the scenario was refused', message: `${step} answered ${answerText(exchange)}; the scenario cannot go on.`, expected: '2xx', actual: statusOf(exchange) ?? exchange.transportError?.code });
   }
 
-  /** The cell of this run. */
+  /** The cell of this run (a cell that did not run carries no failures nor observations). */
   cell(status: CellMeta['status'], skipReason?: string): CellMeta {
+    const ran = status !== 'skipped' && status !== 'not_applicable';
     const own = this.exchanges.filter((e) => e.operationId === this.scenario.operationId);
     const statuses = [...new Set(own.flatMap((e) => (e.response ? [e.response.status] : [])))].sort((a, b) => a - b);
     const parameters = [...new Set(own.flatMap((e) => [...Object.keys(e.case.query).map((n) => `query:${n.replace(/\[.*$/, '')}`), ...Object.keys(e.case.pathParams).map((n) => `path:${n}`)]))].sort();
@@ -327,9 +328,9 @@ export class ScenarioRun {
       checkId: this.scenario.id,
       status,
       ...(skipReason ? { skipReason } : {}),
-      cases: status === 'skipped' ? 0 : 1,
-      failures: status === 'skipped' ? [] : this.failures,
-      ...(status === 'skipped' ? {} : { observed: { statuses, parameters }, transitions: this.transitions }),
+      cases: ran ? 1 : 0,
+      failures: ran ? this.failures : [],
+      ...(ran ? { observed: { statuses, parameters }, transitions: this.transitions } : {}),
     };
   }
 }
@@ -342,6 +343,8 @@ export async function runScenario(suite: StatefulSuite, scenario: Scenario, body
   const run = new ScenarioRun(suite, scenario);
   suite.stepsFrom(() => run.steps);
   const reason = whyNot(suite, scenario);
+  // Not of this document (its rules, or an operation it lacks): not applicable; otherwise what the run lacks.
+  if (reason && (reason === notApplicableReason(suite.spec) || reason.startsWith('the document has no operation'))) return run.cell('not_applicable', reason);
   if (reason) return run.cell('skipped', reason);
   let skipped: string | undefined;
   try {
