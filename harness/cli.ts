@@ -161,7 +161,7 @@ program
   // A bad port is a CNF_ERR_* line like a busy one (parsePort throws a HarnessError, which Commander passes on).
   .option('--port <n>', 'port to listen on (0 = a free one)', parsePort, 4010)
   .option('--host <host>', 'address to listen on', '127.0.0.1')
-  .addOption(new Option('--api-version <version>', 'API version to serve').choices([...API_VERSIONS]).default('2026-10'))
+  .addOption(new Option('--api-version <version>', 'API version of requests without a Polar-Version header (the platform\'s default is 2026-04; each request may ask for another)').choices([...API_VERSIONS]).default('2026-04'))
   // No default here: with --state the file's seed applies, and a different explicit seed is an error.
   .option('--seed <n>', 'seed of the demo data (default: 1)', integer('--seed', 0))
   .option('--fault <id>', `switch on a known defect (repeatable): ${FAULTS.map((f) => f.id).join(', ')}`, list)

@@ -7,7 +7,7 @@ import { Agent, request as undiciRequest } from 'undici';
 import pThrottle from 'p-throttle';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync, type ZlibOptions } from 'node:zlib';
-import type { Operation } from '../spec/load.js';
+import { API_VERSIONS, type LoadedSpec, type Operation } from '../spec/load.js';
 import { BreakerOpen, runBreakerFromEnv, UNRESPONSIVE_CODE, type RequestOutcome, type RunBreaker } from './breaker.js';
 import { HarnessError } from './errors.js';
 import { validParameterValue } from '../generators/parameter-value.js';
@@ -124,6 +124,16 @@ export function serializeQuery(operation: Operation, query: QueryValues): QueryV
 }
 
 /**
+ * The headers every request to a target of this document carries: for a document of the bundled
+ * API's rules, `polar-version` with its version (the platform selects the version per request and
+ * defaults to 2026-04); none for another document.
+ * @see docs/platform.md (Versions)
+ */
+export function documentHeaders(spec: Pick<LoadedSpec, 'apiRules' | 'version'>): Record<string, string> {
+  return spec.apiRules && (API_VERSIONS as readonly string[]).includes(spec.version) ? { 'polar-version': spec.version } : {};
+}
+
+/**
  * Builds the wire request of a case: URL, headers, body. The role's credential goes where the
  * operation's security scheme puts it (spec/load.ts `credential`): `Authorization: Bearer` (the
  * default), `Authorization: Basic`, or an API key header, query parameter or cookie; a bearer token
@@ -131,7 +141,7 @@ export function serializeQuery(operation: Operation, query: QueryValues): QueryV
  * `Accept` lists the media types the operation documents.
  */
 export function buildRequest(target: Target, operation: Operation, testCase: TestCase): HttpRequest {
-  const headers: Record<string, string> = { ...requiredHeaders(operation) };
+  const headers: Record<string, string> = { ...target.headers, ...requiredHeaders(operation) };
   for (const [name, value] of Object.entries(testCase.headers)) headers[name.toLowerCase()] = value;
   const credential = testCase.role ? target.roles[testCase.role] : undefined;
   let token = credential?.token;

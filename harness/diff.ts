@@ -21,7 +21,7 @@ import { startReferenceServer, type RunningReference } from '../server/index.js'
 import { loadSpec, specPath, type ApiVersion, type LoadedSpec } from '../spec/load.js';
 import { AdapterError, guardAdapter, importAdapterFactory, outsideOperation, resolveAdapterOption, type TargetAdapter } from './adapter.js';
 import { createReferenceAdapter } from './adapters/reference.js';
-import { createClient, type Client } from './client.js';
+import { createClient, documentHeaders, type Client } from './client.js';
 import { secretsOf } from './cell.js';
 import { JudgedCells, judgingClient } from './judge.js';
 import type { CellMeta } from './types.js';
@@ -513,6 +513,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffOutcome> {
   const spec = await loadSpec(options.spec ?? specPath(options.apiVersion));
   const config = options.config ? await readConfigFile(options.config) : undefined;
   const target = resolveRemoteTarget({ url: options.target, ...(config ? { config } : {}), ...(options.rate !== undefined ? { rate: options.rate } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.env ? { env: options.env } : {}) });
+  target.headers = documentHeaders(spec);
   // The fixtures the reset answers are filled in below; a config's fixtures stay the target's own otherwise.
   target.fixtures = { ...target.fixtures };
   await probeTarget(target);

@@ -10,7 +10,7 @@ import { SCENARIO_IDS } from '../checks/stateful/index.js';
 import { MODEL_CHECK_IDS } from '../generators/commands/index.js';
 import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type Operation } from '../spec/load.js';
 import { gatherEvidence } from './cell.js';
-import { createClient } from './client.js';
+import { createClient, documentHeaders } from './client.js';
 import type { Client } from './client.js';
 import { defaultTokenEnv, probeTarget, readConfigFile, resolveRemoteTarget } from './config.js';
 import { HarnessError } from './errors.js';
@@ -171,6 +171,7 @@ export async function replayReport(options: ReplayOptions): Promise<ReplayOutcom
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.env ? { env: options.env } : {}),
   });
+  target.headers = documentHeaders(spec);
   try {
     await probeTarget(target);
   } catch (error) {

@@ -16,6 +16,7 @@ import { computeCoverage, createReporters, collectResults, exitCodeFor, isPercen
 import { startReferenceServer } from '../server/index.js';
 import { DEFAULT_RATE_LIMIT } from '../server/rate-limit.js';
 import { loadSpec, specPath, type ApiVersion } from '../spec/load.js';
+import { documentHeaders } from './client.js';
 import { importAdapterFactory, resolveAdapterOption, type AdapterSource } from './adapter.js';
 import { readBaseline } from './baseline.js';
 import { BREAKER_ENV, createRunBreaker, DEFAULT_UNRESPONSIVE_AFTER } from './breaker.js';
@@ -304,6 +305,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   }
 
   // The run-level breaker's state is shared by the vitest workers through files of this directory.
+  // The bundled API selects its version per request (Polar-Version): ask for the document's own.
+  target.headers = { ...target.headers, ...documentHeaders(spec) };
   const breakerDir = await mkdtemp(path.join(os.tmpdir(), 'conformance-run-'));
   const breaker = createRunBreaker({ dir: breakerDir, after: unresponsiveAfter, timeoutMs: target.timeoutMs });
   try {

@@ -31,4 +31,11 @@ export interface Target {
    * to a remote target only with `--rate-limit-check`, from the default address. Absent: skipped.
    */
   burst?: { sourceAddress?: string };
+  /**
+   * Headers sent with every request, lower-case names: for the bundled API's documents
+   * `polar-version` with the document's version, so that a target whose default is another
+   * version (the platform's is 2026-04) answers in the one the run judges against.
+   * @see docs/platform.md (Versions)
+   */
+  headers?: Record<string, string>;
 }

@@ -476,7 +476,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
       if ((plainText && answer.status === 200) || faultedPlain) return { answer, plainText: true };
       // Kept answers come coded from the cache; every other answer with a body is coded here.
       if (answer.body === undefined || answer.headers?.['content-encoding'] !== undefined) return { answer, plainText: false };
-      return { answer: encode(asBytes(answer), request.coding), plainText: false };
+      return { answer: encode(asBytes(answer), request.coding, 'fresh'), plainText: false };
     };
   };
 

@@ -76,7 +76,7 @@ export class ResponseCache {
   set(key: string, reply: Reply, validUntilMs: number, coding?: ContentCoding): Reply {
     if (reply.status !== 200 || reply.body === undefined) return reply;
     const kept = asBytes(reply);
-    if (kept.body.length > this.#maxBytes) return encode(kept, coding);
+    if (kept.body.length > this.#maxBytes) return encode(kept, coding, 'fresh');
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
     const entry: Entry = { revision: storeRevision(this.#store), validUntilMs, reply: kept, coded: {} };
