@@ -28,6 +28,8 @@ export interface ReproductionInfo {
   config?: string;
   /** `--adapter`, when the run named one. */
   adapter?: string;
+  /** The version `conformance serve` must answer in when the run named none (`--api-version` of the serve command). */
+  servedVersion?: string;
   /** Embedded runs: the token of each variable the reproducers may use (the reference's demo tokens). */
   tokens?: Readonly<Record<string, string>>;
   /** Check ids that take `--path` (the model-based families). */
@@ -43,7 +45,8 @@ function shellWord(text: string): string {
 /** The `conformance serve` command that brings back an embedded run's reference on {@link REPRODUCER_PORT}. */
 export function serveCommand(info: ReproductionInfo): string {
   const parts = [info.command ?? 'npx conformance', 'serve', '--seed', String(info.seed), '--port', String(REPRODUCER_PORT)];
-  if (info.apiVersion) parts.push('--api-version', info.apiVersion);
+  const version = info.apiVersion ?? info.servedVersion;
+  if (version) parts.push('--api-version', version);
   for (const fault of info.faults ?? []) parts.push('--fault', fault);
   return parts.join(' ');
 }

@@ -331,6 +331,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       seed,
       ...(options.faults?.length ? { faults: options.faults } : {}),
       ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+      // The served reference must answer in the version the run judged (serve defaults to the platform's 2026-04).
+      ...(!options.spec ? { servedVersion: spec.version } : {}),
       ...(options.spec ? { spec: options.spec } : {}),
       ...(options.config ? { config: options.config } : {}),
       ...(options.adapter ? { adapter: options.adapter } : {}),

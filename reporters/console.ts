@@ -14,7 +14,7 @@ import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason 
 import { renderTransitionCoverage } from '../checks/stateful/transitions.js';
 import type { CellMeta, CellStatus, Failure, SkipKind } from '../harness/types.js';
 import { COVERAGE_MEASURES, coverageOf, formatPercent, type Coverage, type CoverageSource } from './coverage.js';
-import { compactJson, formatDuration, plural, replayLine, truncate } from './format.js';
+import { compactJson, formatDuration, plural, replayLine, reproducerLines, truncate } from './format.js';
 import { buildMatrix, type Matrix } from './matrix.js';
 import { collectResults, summarize, type HarnessProblem, type RunResults } from './results.js';
 import { RunClock, type ReportInfo, type RunInfo } from './run-info.js';
@@ -621,7 +621,7 @@ function renderFailure({ first, count, alsoOn }: ShownFailure, width: number, c:
     if (first.expected !== undefined) lines.push(`  expected: ${compactJson(first.expected, JSON_PREVIEW_CHARS)}`);
     if (first.actual !== undefined) lines.push(`  actual:   ${compactJson(first.actual, JSON_PREVIEW_CHARS)}`);
   }
-  lines.push(`  ${c.bold('Reproduce with:')}`, '', indent(first.reproduce.curl, 4), '');
+  lines.push(`  ${c.bold('Reproduce with:')}`, '', ...reproducerLines(first.reproduce).map((line) => indent(line, 4)), '');
   lines.push(`  ${replayLine(first.reproduce)}`);
   return lines.join('\n');
 }

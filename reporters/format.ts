@@ -52,8 +52,25 @@ export function truncate(text: string, maxChars: number): string {
 }
 
 /** How to replay a property run: `seed 42 path 0:1:3`, or `seed 42` without a counterexample path. */
-export function replayLine(reproduce: Pick<Reproducer, 'seed' | 'path'>): string {
+export function replayLine(reproduce: Pick<Reproducer, 'seed' | 'path' | 'replay'>): string {
+  if (reproduce.replay) return `Replay the cell: ${reproduce.replay}`;
   return reproduce.path ? `seed ${reproduce.seed} path ${reproduce.path}` : `seed ${reproduce.seed}`;
+}
+
+/**
+ * The lines that reproduce a failure, as every reporter prints them: the `conformance serve`
+ * command of an embedded run (to run first, in another terminal), the token exports, then the
+ * request (a multi-step failure: every step, numbered, the failing one last), and the line that
+ * replays the cell.
+ */
+export function reproducerLines(reproduce: Reproducer): string[] {
+  const lines: string[] = [];
+  if (reproduce.serve) lines.push(`# first, in another terminal: ${reproduce.serve}`);
+  lines.push(...(reproduce.exports ?? []));
+  const steps = reproduce.steps && reproduce.steps.length > 1 ? reproduce.steps : [reproduce.curl];
+  if (steps.length === 1) lines.push(steps[0]!);
+  else steps.forEach((step, i) => lines.push(`# ${i + 1}/${steps.length}${i === steps.length - 1 ? ' (fails)' : ''}`, step));
+  return lines;
 }
 
 /** A duration in milliseconds as seconds with one decimal (`3.2s`), minutes above 60 s (`2m 5.0s`). */

@@ -18,7 +18,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { transitionCoverage, type MachineCoverage, type TransitionCoverage } from '../checks/stateful/transitions.js';
 import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse, SkipKind } from '../harness/types.js';
 import { COVERAGE_MEASURES, describeShortfall, formatPercent, type Coverage, type CoverageMeasure, type OperationCoverage } from './coverage.js';
-import { formatDuration, groupFailures, plural, truncate } from './format.js';
+import { formatDuration, groupFailures, plural, reproducerLines, truncate } from './format.js';
 import { redactHeaders } from './json.js';
 import { buildMatrix, type Matrix } from './matrix.js';
 import { exitCodeFor, summarize, type HarnessProblem, type RunResults } from './results.js';
@@ -503,9 +503,9 @@ ${values.length > 0 ? html`<dl class="values">${values}</dl>` : ''}
 <p class="exchange"><code>${first.request.method} ${first.request.url}</code> → ${answer}</p>
 <div class="repro">
 <div class="repro-head"><strong>Reproduce with:</strong> <button type="button" class="copy" data-copy="${entry.id}-curl" aria-label="${`Copy the curl command of ${first.operationId}, ${first.title}`}">Copy</button> <span class="copy-status" role="status" aria-live="polite"></span></div>
-<pre id="${entry.id}-curl" class="curl"><code>${first.reproduce.curl}</code></pre>
+<pre id="${entry.id}-curl" class="curl"><code>${reproducerLines(first.reproduce).join('\n')}</code></pre>
 </div>
-<p class="replay">Seed <code>${first.reproduce.seed}</code>${first.reproduce.path ? html` · replay path <code>${first.reproduce.path}</code>` : html` · no replay path`}</p>
+<p class="replay">Seed <code>${first.reproduce.seed}</code>${first.reproduce.path ? html` · replay path <code>${first.reproduce.path}</code>` : ''}${first.reproduce.replay ? html` · replay the cell: <code>${first.reproduce.replay}</code>` : ''}</p>
 <details><summary>Request and response</summary>
 ${renderMessage('Request', first.request)}
 ${first.response ? renderMessage('Response', first.response) : html`<p class="muted">No response: the request ended without one (timeout, reset or refused).</p>`}

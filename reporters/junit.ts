@@ -17,7 +17,7 @@ import { transitionCoverage } from '../checks/stateful/transitions.js';
 import type { CellMeta, Failure } from '../harness/types.js';
 import type { LoadedSpec } from '../spec/load.js';
 import { COVERAGE_MEASURES, formatCoverageTotal, type Coverage } from './coverage.js';
-import { compactJson, replayLine } from './format.js';
+import { compactJson, replayLine, reproducerLines } from './format.js';
 import { type HarnessProblem, type ReportCell, type RunResults } from './results.js';
 import { type ReportInfo } from './run-info.js';
 import { FileReporter, type FileReporterOptions } from './file-reporter.js';
@@ -203,7 +203,7 @@ function oneFailure(failure: Failure, number: number, total: number): string {
   ];
   if (failure.expected !== undefined) lines.push(`expected: ${compactJson(failure.expected, JSON_TEXT_CHARS)}`);
   if (failure.actual !== undefined) lines.push(`actual:   ${compactJson(failure.actual, JSON_TEXT_CHARS)}`);
-  lines.push('Reproduce with:', '', `    ${failure.reproduce.curl}`, '', replayLine(failure.reproduce));
+  lines.push('Reproduce with:', '', ...reproducerLines(failure.reproduce).map((line) => `    ${line}`), '', replayLine(failure.reproduce));
   return lines.join('\n');
 }
 

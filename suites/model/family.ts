@@ -29,6 +29,9 @@ export function familyCell(family: Family<object>, outcome: FamilyOutcome, adapt
   if (failure) {
     const { rule, ...finding } = failure.finding;
     const exchange = failure.exchange;
+    const requests = failure.steps.flatMap((step) => step.observations.flatMap((o) => (o.exchange ? [o.exchange] : [])));
+    const until = exchange ? requests.indexOf(exchange) : -1;
+    const steps = (until >= 0 ? requests.slice(0, until + 1) : requests).map((e) => toCurl(e.request, failure.secrets));
     const testCase: TestCase = exchange?.case ?? { id: `${family.checkId}#adapter`, operationId: family.operationId, pathParams: {}, query: {}, headers: {}, role: null };
     failures.push({
       ...finding,
@@ -45,6 +48,8 @@ export function familyCell(family: Family<object>, outcome: FamilyOutcome, adapt
         curl: exchange ? toCurl(exchange.request, failure.secrets) : `# no single request shows this; the commands were: ${failure.commands}`,
         seed: failure.seed,
         path: failure.path,
+        // The shrunk sequence's requests, in order (the adapter's calls are in the message's command list).
+        ...(steps.length > 1 ? { steps } : {}),
       },
     });
   }

@@ -286,8 +286,16 @@ export class ScenarioRun {
       reproduce: {
         curl: exchange ? toCurl(exchange.request, this.#secrets) : `# no single request shows this; the steps were: ${steps.join('; ')}`,
         seed: this.suite.run.seed,
+        // A multi-step failure: every request of the scenario up to the one that shows it, in order.
+        ...(this.#curlSteps(exchange).length > 1 ? { steps: this.#curlSteps(exchange) } : {}),
       },
     });
+  }
+
+  /** The curl commands of the scenario's requests up to `exchange` (all of them without one), oldest first. */
+  #curlSteps(exchange: Exchange | undefined): string[] {
+    const until = exchange ? this.exchanges.indexOf(exchange) : this.exchanges.length - 1;
+    return this.exchanges.slice(0, until + 1).map((e) => toCurl(e.request, this.#secrets));
   }
 
   /** Records a failure unless `condition` holds. @returns `condition` */

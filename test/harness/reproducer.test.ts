@@ -79,7 +79,7 @@ describe('an embedded run with a fault', () => {
   test('prints the serve command, and its exports make the curl show the failure again', async () => {
     expect(outcome.exitCode).toBe(1);
     const { reproduce } = first();
-    expect(reproduce.serve).toBe(`npx conformance serve --seed ${SEED} --port 4010 --fault limit_unbounded`);
+    expect(reproduce.serve).toBe(`npx conformance serve --seed ${SEED} --port 4010 --api-version 2026-10 --fault limit_unbounded`);
     expect(reproduce.exports).toEqual([expect.stringMatching(/^export CONFORMANCE_ADMIN_TOKEN=\S+$/)]);
     expect(reproduce.curl).toContain('http://127.0.0.1:4010/');
     const script = [...reproduce.exports!, reproduce.curl.replace('http://127.0.0.1:4010', reference.url).replace('curl -sS -i', 'curl -sS -o /dev/null -w "%{http_code}"')].join('\n');
