@@ -5,16 +5,21 @@
  */
 import fc from 'fast-check';
 import { schemaArbitrary } from '../generators/schema-value.js';
+import { schemaValidator } from '../generators/schema-validator.js';
+
+/** Draws tried for a body its schema accepts before giving up. */
+const MAX_DRAWS = 20;
 import type { Operation, Schema } from '../spec/load.js';
 
 /**
  * A body valid against the operation's JSON request body schema (`application/json` or another
  * JSON media type), else its `application/x-www-form-urlencoded` one.
+ * @param seed the draw's seed (default 1: every run sends the same body)
  * @returns the body as sent (its media type and text), or undefined when the operation takes no
  *   JSON or form body, or when no valid value can be drawn from its schema
  * @see https://spec.openapis.org/oas/v3.1.0#request-body-object
  */
-export function validRequestBody(operation: Operation): { contentType: string; text: string } | undefined {
+export function validRequestBody(operation: Operation, seed = 1): { contentType: string; text: string } | undefined {
   const content: Record<string, { schema?: Schema }> = operation.raw.requestBody?.content ?? {};
   // JSON first (any +json or json-like type), then a form; other media types are not drawn.
   const contentType = Object.keys(content).find((t) => /^application\/(?:[\w.+-]*\+)?json\b/i.test(t)) ?? (content['application/x-www-form-urlencoded'] ? 'application/x-www-form-urlencoded' : undefined);
@@ -22,7 +27,12 @@ export function validRequestBody(operation: Operation): { contentType: string; t
   if (!contentType || !schema) return undefined;
   let value: unknown;
   try {
-    [value] = fc.sample(schemaArbitrary(schema, { direction: 'request', realistic: true }), { seed: 1, numRuns: 1 });
+    // The arbitrary bounds recursion and combinators, so a draw may still miss the schema: only a
+    // value the validator accepts is sent as valid (issue #13), else the next draw, a few times.
+    const valid = schemaValidator(schema);
+    const draws = fc.sample(schemaArbitrary(schema, { direction: 'request', realistic: true }), { seed, numRuns: MAX_DRAWS });
+    value = draws.find((draw) => valid(draw));
+    if (value === undefined) return undefined;
   } catch {
     // No valid body can be drawn from the schema: the probe goes without one.
     return undefined;

@@ -12,9 +12,8 @@
  * write shows (`readBackAfter`), for write_effect_visible.
  * @see api-description.md, Endpoints; design.md, Targets and configuration (target adapter)
  */
-import fc from 'fast-check';
-import { schemaArbitrary } from '../generators/schema-value.js';
-import type { LoadedSpec, Operation, Schema } from '../spec/load.js';
+import type { LoadedSpec, Operation } from '../spec/load.js';
+import { validRequestBody } from './probe-body.js';
 import { missingCapability, type AdapterCapability, type ApiObject, type TargetAdapter } from './adapter.js';
 import { defaultTokenEnv } from './config.js';
 import { missingFixtures, pathValues, roleFor } from './operation-inputs.js';
@@ -250,9 +249,12 @@ export function writeCaseMaker(spec: LoadedSpec, operation: Operation, target: T
   if (!recipe) {
     const missing = missingFixtures(operation, target);
     if (missing.length) return unavailable(`needs fixture ${missing.join(', ')}`, 'fixture', `name ${missing.join(', ')} under "fixtures" in the config file`);
+    if (operation.raw.requestBody?.required && !validRequestBody(operation)) {
+      return unavailable('no request body valid against its schema could be drawn', 'fixture', 'simplify the request body schema (the harness found no value it accepts)');
+    }
     return {
       async make(_role, n) {
-        const body = drawnBody(operation, n);
+        const body = validRequestBody(operation, 1 + n) ?? validRequestBody(operation);
         return { pathParams: pathValues(operation, target, true), ...(body ? { body } : {}) };
       },
     };
@@ -266,14 +268,6 @@ export function writeCaseMaker(spec: LoadedSpec, operation: Operation, target: T
   return {
     make: (role, n) => recipe.make({ spec, operation, target, adapter: adapter!, n, role }),
   };
-}
-
-/** A JSON body drawn from the operation's request body schema for case `n`, or undefined when it takes none. */
-function drawnBody(operation: Operation, n: number): { contentType: string; text: string } | undefined {
-  const schema: Schema | undefined = operation.raw.requestBody?.content?.['application/json']?.schema;
-  if (!schema) return undefined;
-  const [value] = fc.sample(schemaArbitrary(schema, { direction: 'request', realistic: true }), { seed: 1 + n, numRuns: 1 });
-  return json(value);
 }
 
 /**

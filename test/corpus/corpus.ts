@@ -275,8 +275,9 @@ export interface CorpusRunOptions {
 }
 
 /**
- * Mocks a document with Prism in one mode and runs the harness's generic suites against it (the
- * stateful ones are not applicable to another API's document), then stops the mock.
+ * Mocks a document with Prism in one mode and runs the harness's generic suites against it, its
+ * writes included (each judged like a read; the stateful ones are not applicable to another API's
+ * document), then stops the mock.
  */
 export async function runCorpusDocument(doc: CorpusDocument, mode: PrismMode, options: CorpusRunOptions): Promise<CorpusOutcome> {
   const started = performance.now();
@@ -297,7 +298,7 @@ export async function runCorpusDocument(doc: CorpusDocument, mode: PrismMode, op
       seed: options.seed,
       runs: options.runs,
       rate: 0,
-      suites: ['exchange', 'pagination', 'negative', 'auth'],
+      suites: ['exchange', 'pagination', 'negative', 'auth', 'writes'],
       ...(doc.operations ? { operations: doc.operations } : {}),
       reporters: [],
       out: new Writable({ write: (_c, _e, done) => done() }),
