@@ -16,7 +16,7 @@ import type { LoadedSpec, Operation } from '../spec/load.js';
 import { validRequestBody } from './probe-body.js';
 import { missingCapability, type AdapterCapability, type ApiObject, type TargetAdapter } from './adapter.js';
 import { defaultTokenEnv } from './config.js';
-import { missingFixtures, pathValues, roleFor } from './operation-inputs.js';
+import { missingFixtures, pathValues } from './operation-inputs.js';
 import type { Target } from './target.js';
 import type { Exchange, QueryValues, Role, SkipKind, TestCase } from './types.js';
 
@@ -227,11 +227,6 @@ function recipeOf(operation: Operation): Recipe | undefined {
   return RECIPES[`${operation.method} ${operation.path}`];
 }
 
-/** Whether the operation's write cases come from a recipe of the bundled API (fixtures made for each case). */
-export function hasWriteRecipe(operation: Operation): boolean {
-  return recipeOf(operation) !== undefined;
-}
-
 /** The roles whose credentials a recipe's form body carries instead of a bearer token. */
 const FORM_ROLES: Readonly<Record<string, Role>> = { 'POST /v1/oauth2/token': 'oauth_client', 'POST /v1/oauth2/introspect': 'oauth_client' };
 
@@ -284,9 +279,4 @@ export function writeTestCase(operation: Operation, fixture: WriteFixture, role:
     role: fixture.role !== undefined ? fixture.role : role,
     ...(fixture.body ? { body: fixture.body } : {}),
   };
-}
-
-/** The role of a valid write of the operation (its usual credentials), as {@link roleFor} says. */
-export function writeRole(operation: Operation): Role | null {
-  return roleFor(operation);
 }
