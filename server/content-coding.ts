@@ -6,12 +6,17 @@
  * @see RFC 9110, sections 8.4 (Content-Encoding), 12.5.3 (Accept-Encoding) and 12.5.5 (Vary)
  */
 import negotiate from '@fastify/accept-negotiator';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import type { Reply } from './replies.js';
 
-/** A content coding the reference sends, in its order of preference when the client weighs them alike. */
+/** A content coding the reference sends. */
 export type ContentCoding = 'br' | 'gzip';
-const CODINGS: ContentCoding[] = ['br', 'gzip'];
+/**
+ * The codings in the reference's order of preference when the client weighs them alike: gzip
+ * first, because a gzip body can be assembled from pieces coded once (list pages, from each item's
+ * kept coding: {@link assembleGzip}) while a brotli body must be compressed whole for each answer.
+ */
+const CODINGS: ContentCoding[] = ['gzip', 'br'];
 /** JSON bodies shorter than this (bytes) are sent as they are: coding them saves less than it costs. */
 export const MIN_CODED_BYTES = 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -63,9 +68,65 @@ export function asBytes(reply: Reply): ByteReply {
  */
 export function encode(reply: ByteReply, coding: ContentCoding | undefined, use: 'kept' | 'fresh' = 'kept'): ByteReply {
   if (coding === undefined || !isCodable(reply)) return reply;
+  const assembled = coding === 'gzip' ? reply.coded?.gzip : undefined;
+  if (assembled) return { ...reply, body: assembled(), headers: { ...reply.headers, 'content-encoding': coding } };
   const quality = use === 'kept' ? BROTLI_QUALITY : FRESH_BROTLI_QUALITY;
   const body = coding === 'br'
     ? brotliCompressSync(reply.body, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: reply.body.length } })
     : gzipSync(reply.body, use === 'kept' ? {} : { level: FRESH_GZIP_LEVEL });
   return { ...reply, body, headers: { ...reply.headers, 'content-encoding': coding } };
+}
+
+/**
+ * A piece of a JSON body with its coding as raw DEFLATE blocks (RFC 1951) that end on a byte
+ * boundary and are not final (a sync flush), so that pieces coded at different times can follow
+ * one another in one stream. `deflated` is made on first use.
+ */
+export interface CodedPiece {
+  json: Buffer;
+  deflated?: Buffer;
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
+/** A final, empty block with fixed Huffman codes: BFINAL 1, BTYPE 01, end-of-block. */
+const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
+
+/** The piece's raw DEFLATE blocks, made once. */
+function deflatedOf(piece: CodedPiece): Buffer {
+  return (piece.deflated ??= deflateRawSync(piece.json, { finishFlush: constants.Z_SYNC_FLUSH }));
+}
+
+/**
+ * A piece coded as stored (uncompressed) DEFLATE blocks: for the few bytes around and between the
+ * items of a page, which are not worth a compressor's call.
+ */
+export function storedPiece(json: Buffer): CodedPiece {
+  const blocks: Buffer[] = [];
+  let start = 0;
+  do {
+    const chunk = json.subarray(start, start + 0xffff);
+    const header = Buffer.alloc(5);
+    header.writeUInt16LE(chunk.length, 1);
+    header.writeUInt16LE(~chunk.length & 0xffff, 3);
+    blocks.push(header, chunk);
+    start += 0xffff;
+  } while (start < json.length);
+  return { json, deflated: Buffer.concat(blocks) };
+}
+
+/**
+ * A gzip member (RFC 1952) whose data is the pieces' JSON in order, assembled from each piece's
+ * kept DEFLATE blocks: no byte is compressed again for a page whose items were coded before.
+ * @param pieces the body's pieces, in order
+ * @param body the pieces' JSON concatenated (for the CRC-32 and the length of the trailer)
+ * @see RFC 1952, section 2.3 (member format); RFC 1951, section 3.2.3 (block format)
+ */
+export function assembleGzip(pieces: readonly CodedPiece[], body: Buffer): Buffer {
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc32(body), 0);
+  trailer.writeUInt32LE(body.length % 2 ** 32, 4);
+  const parts: Buffer[] = [GZIP_HEADER];
+  for (const piece of pieces) parts.push(deflatedOf(piece));
+  parts.push(FINAL_BLOCK, trailer);
+  return Buffer.concat(parts);
 }

@@ -7,10 +7,11 @@
  * until the page is full. Other filters (substrings, dates, metadata) are tested record by record.
  * @see shared/api-description.md, Endpoints (List filters); Limits; shared/design.md, Reference server
  */
-import { onStoreChanged } from './events.js';
+import { onEventAppended } from './events.js';
+import { assembleGzip, storedPiece, type CodedPiece } from './content-coding.js';
 import type { FaultSet } from './faults.js';
 import type { Reply } from './replies.js';
-import { markStoreChanged, storeRevision, type BaseRecord, type Collection, type Comparator, type IndexValue, type Metadata, type Store } from './store.js';
+import { Collection, readsCurrent, recordReads, storeRevision, type BaseRecord, type Comparator, type IndexValue, type Metadata, type Reads, type Store } from './store.js';
 import { listedOrganizations } from './tenancy.js';
 import type { ParsedQuery } from './validation.js';
 
@@ -283,37 +284,47 @@ export function listReply(items: unknown[], totalCount: number, limit: number, f
   return { status: 200, body: { items, pagination: { total_count: total, max_page: Math.ceil(total / limit) } } };
 }
 
-/** Most serialized items {@link serializedListReply} keeps per store (about 5 KB each for a subscription). */
+/** Most serialized items {@link serializedListReply} keeps per store and variant (about 5 KB each for a subscription). */
 export const SERIALIZED_ITEMS_KEPT = 4096;
 
-interface SerializedItem {
-  /** {@link storeRevision} when serialized. */
-  revision: number;
-  variant: string;
-  json: Buffer;
+/** An item as serialized, with the reads of the store it was made from and {@link storeRevision} when they were last found current. */
+interface SerializedItem extends CodedPiece {
+  reads: Reads;
+  checkedAt: number;
 }
 
-const serializedItems = new WeakMap<Store, Map<object, SerializedItem>>();
-const ITEMS_OPEN = Buffer.from('{"items":[');
-const COMMA = Buffer.from(',');
+const serializedItems = new WeakMap<Store, Map<string, Map<object, SerializedItem>>>();
+const ITEMS_OPEN = storedPiece(Buffer.from('{"items":['));
+const COMMA = storedPiece(Buffer.from(','));
 
-function serializedItemsOf(store: Store): Map<object, SerializedItem> {
-  let items = serializedItems.get(store);
-  if (!items) {
-    items = new Map();
-    serializedItems.set(store, items);
-    // Requests that change state, control calls and webhook deliveries are announced there; counting
-    // them as changes too means no serialization outlives a change made behind the collections' back.
-    onStoreChanged(store, () => markStoreChanged(store));
+/** The serialized items of one store and variant. */
+function serializedItemsOf(store: Store, variant: string): Map<object, SerializedItem> {
+  let variants = serializedItems.get(store);
+  if (!variants) {
+    serializedItems.set(store, (variants = new Map()));
+    // Some state changes assign fields of a stored record in place; the event they emit names the
+    // record (as state-journal.ts relies on too): its serializations, and those that read it, are made again.
+    const collections = Object.values(store).filter((value): value is Collection<BaseRecord> => value instanceof Collection);
+    onEventAppended(store, (event) => {
+      for (const [key, value] of Object.entries(event.data)) {
+        if (typeof value !== 'string' || (key !== 'id' && !key.endsWith('_id'))) continue;
+        for (const collection of collections) collection.touch(value);
+      }
+    });
   }
+  let items = variants.get(variant);
+  if (!items) variants.set(variant, (items = new Map()));
   return items;
 }
 
 /**
  * {@link listReply} written as JSON bytes, byte for byte what its body would serialize to, from
- * each record's serialization kept until the store next changes ({@link storeRevision}): a page
- * read again costs copying bytes rather than serializing every embedded record.
- * @param serialize a record as the API shows it (a pure function of the store)
+ * each record's serialization kept for as long as what it read is unchanged: the serializer's
+ * reads of the store are recorded ({@link recordReads}) and checked again once after each change
+ * of the store ({@link readsCurrent}), so a write makes only the items it touched be serialized
+ * again. Each item also keeps its DEFLATE coding, from which a gzip body is assembled without
+ * compressing the page ({@link assembleGzip}).
+ * @param serialize a record as the API shows it: a pure function of the store's collections (no clock, no tokens)
  * @param variant what else the serialization depends on (API version, fault options); the faults
  *   switched on are added to it, since serializers apply some of them
  * @param faults as {@link listReply}; `wrong_content_type` is written from objects, as text/plain
@@ -322,23 +333,28 @@ export function serializedListReply<T extends object>(store: Store, records: rea
   if (faults.has('wrong_content_type')) return listReply(records.map(serialize), totalCount, limit, faults);
   if (records.length === 0 && faults.has('undocumented_status')) return { status: 204 };
   const total = faults.has('total_count_off_by_one') ? totalCount + 1 : totalCount;
-  const kept = serializedItemsOf(store);
+  const kept = serializedItemsOf(store, faults.size > 0 ? `${variant} ${[...faults].sort().join(',')}` : variant);
   const revision = storeRevision(store);
-  const keptVariant = faults.size > 0 ? `${variant} ${[...faults].sort().join(',')}` : variant;
-  const parts: Buffer[] = [ITEMS_OPEN];
+  const pieces: CodedPiece[] = [ITEMS_OPEN];
   records.forEach((record, index) => {
     let item = kept.get(record);
-    if (!item || item.revision !== revision || item.variant !== keptVariant) {
-      item = { revision, variant: keptVariant, json: Buffer.from(JSON.stringify(serialize(record))) };
+    if (item && item.checkedAt !== revision) {
+      if (readsCurrent(item.reads)) item.checkedAt = revision;
+      else item = undefined;
+    }
+    if (!item) {
+      const { result, reads } = recordReads(() => serialize(record), record);
+      item = { json: Buffer.from(JSON.stringify(result)), reads, checkedAt: revision };
       kept.delete(record);
       kept.set(record, item);
       if (kept.size > SERIALIZED_ITEMS_KEPT) kept.delete(kept.keys().next().value!);
     }
-    if (index > 0) parts.push(COMMA);
-    parts.push(item.json);
+    if (index > 0) pieces.push(COMMA);
+    pieces.push(item);
   });
-  parts.push(Buffer.from(`],"pagination":{"total_count":${total},"max_page":${Math.ceil(total / limit)}}}`));
-  return { status: 200, body: Buffer.concat(parts), headers: { 'content-type': 'application/json; charset=utf-8' } };
+  pieces.push(storedPiece(Buffer.from(`],"pagination":{"total_count":${total},"max_page":${Math.ceil(total / limit)}}}`)));
+  const body = Buffer.concat(pieces.map((piece) => piece.json));
+  return { status: 200, body, headers: { 'content-type': 'application/json; charset=utf-8' }, coded: { gzip: () => assembleGzip(pieces, body) } };
 }
 
 /**

@@ -8,6 +8,11 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * Codings of a Buffer body made without compressing it whole (content-coding.ts `assembleGzip`),
+   * by content coding; a coding absent here is compressed from the body when asked for.
+   */
+  coded?: { gzip?: () => Buffer };
 }
 
 /** The `error` values of `{error, detail}` bodies: the API's own, then ours for statuses it does not show. */

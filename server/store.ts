@@ -558,6 +558,11 @@ interface KeptOrder<T> {
 
 const EMPTY_SET: ReadonlySet<never> = new Set();
 
+/** The key of one value of one index in {@link Collection}'s membership stamps (values of different types never share one). */
+function keyOf(indexName: string, value: IndexValue): string {
+  return `${indexName}\u0000${typeof value}\u0000${String(value)}`;
+}
+
 /** The first position of `list` whose record sorts after `record`: where to insert it. */
 function insertPosition<T>(list: readonly T[], record: T, compare: Comparator<T>): number {
   let low = 0;
@@ -590,6 +595,53 @@ function removeFrom<T>(list: T[], record: T, compare: Comparator<T>): void {
 }
 
 /**
+ * What a function read from the collections while {@link recordReads} watched it, as a flat list
+ * of entries `[collection, kind, key, value, stamp]`: kind 0 a record by id (`value` the record or
+ * undefined, `stamp` its change stamp), kind 1 the membership of one index value (`count`), kind 2
+ * the whole collection (a scan or a set of records, `stamp` the collection's change count), kind 3
+ * the record `read` was given (`collection` null, `value` the record).
+ */
+export type Reads = unknown[];
+
+let recording: Reads | undefined;
+/** Grows with every change of any record or index value, in every store: equal stamps mean no change. */
+let lastStamp = 0;
+/** The change stamp of every stored record (one record may be stored in two collections: a product media file is also a file). */
+const stamps = new WeakMap<object, number>();
+
+/**
+ * Runs `read` and notes every read it makes of any collection (see {@link Reads}), so that a value
+ * computed from the store (a serialized record) can later be told still current or not by
+ * {@link readsCurrent}, record by record rather than by the whole store's revision. Reads outside
+ * the collections (the clock, tokens, the event log) are not noted: `read` must not depend on them.
+ * @param subject the stored record `read` is given (and reads without a lookup), noted as read
+ * @returns what `read` returned and the reads it made
+ */
+export function recordReads<R>(read: () => R, subject?: object): { result: R; reads: Reads } {
+  const outer = recording;
+  const reads: Reads = subject === undefined ? [] : [null, 3, '', subject, stamps.get(subject)];
+  recording = reads;
+  try {
+    return { result: read(), reads };
+  } finally {
+    recording = outer;
+    // A nested recording's reads are the outer one's too.
+    if (outer) for (const read of reads) outer.push(read);
+  }
+}
+
+/** Whether every read of `reads` would read the same today: no record, index value or scanned collection it read has changed. */
+export function readsCurrent(reads: Reads): boolean {
+  for (let i = 0; i < reads.length; i += 5) {
+    const collection = reads[i] as Collection<BaseRecord> | null;
+    if (collection === null) {
+      if (stamps.get(reads[i + 3] as object) !== reads[i + 4]) return false;
+    } else if (collection.readStamp(reads[i + 1] as number, reads[i + 2] as string, reads[i + 3]) !== reads[i + 4]) return false;
+  }
+  return true;
+}
+
+/**
  * One typed collection: records by id, by organization (insertion order), by secondary index
  * (value, then organization), and in the orders that lists use, kept sorted per organization as
  * records are inserted, updated and deleted. Records are plain objects shared with callers, so a
@@ -604,6 +656,10 @@ export class Collection<T extends BaseRecord> {
   private readonly multiValued = new Set<string>();
   private readonly orders = new Map<string, KeptOrder<T>>();
   private ownChanges = 0;
+  /** Records changed in place and announced by {@link Collection.touch}. */
+  private touched = 0;
+  /** The stamp of the last change of membership of each index value, by {@link keyOf}. */
+  private readonly keyStamps = new Map<string, number>();
 
   /**
    * @param indexKeys secondary index name to the values a record is filed under
@@ -627,6 +683,7 @@ export class Collection<T extends BaseRecord> {
   insert(record: T): T {
     if (this.byId.has(record.id)) throw new Error(`duplicate id ${record.id}`);
     this.byId.set(record.id, record);
+    stamps.set(record, ++lastStamp);
     const list = this.byOrganization.get(record.organization_id);
     if (list) list.push(record);
     else this.byOrganization.set(record.organization_id, [record]);
@@ -658,6 +715,7 @@ export class Collection<T extends BaseRecord> {
       if (sorted) removeFrom(sorted, record, orders[i]!.compare);
     });
     Object.assign(record, patch);
+    stamps.set(record, ++lastStamp);
     for (const [name, old] of before) {
       const now = this.valuesOf(name, record);
       if (now.length === old.length && now.every((value, i) => value === old[i])) continue;
@@ -692,17 +750,50 @@ export class Collection<T extends BaseRecord> {
 
   /** The record with this id, or undefined. */
   get(id: string): T | undefined {
-    return this.byId.get(id);
+    const record = this.byId.get(id);
+    if (recording) recording.push(this, 0, id, record, record === undefined ? 0 : stamps.get(record));
+    return record;
   }
 
   /** Every record, in insertion order. */
   all(): IterableIterator<T> {
+    this.scanned();
     return this.byId.values();
   }
 
   /** The records of one organization, in insertion order (empty for an unknown organization); callers must not mutate the array. */
   inOrganization(organizationId: string): readonly T[] {
+    this.scanned();
     return this.byOrganization.get(organizationId) ?? [];
+  }
+
+  /**
+   * Counts a change made to a stored record in place, behind the collection's back (the record is
+   * named by the event the change emits): reads of it, or of the whole collection, are no longer
+   * current ({@link readsCurrent}). Indexes and orders are not moved: such changes never touch
+   * indexed or sorted fields. Does nothing for an unknown id.
+   */
+  touch(id: string): void {
+    const record = this.byId.get(id);
+    if (!record) return;
+    stamps.set(record, ++lastStamp);
+    this.touched++;
+    this.changes.count++;
+  }
+
+  /**
+   * The stamp a read of {@link Reads} would note now: kind 0 the stamp of the record stored under
+   * `key` if it is `value` (else -1), kind 1 the membership stamp of the index value `key`, kind 2
+   * the collection's change count.
+   */
+  readStamp(kind: number, key: string, value: unknown): number | undefined {
+    if (kind === 0) {
+      const record = this.byId.get(key);
+      if (record !== value) return -1;
+      return record === undefined ? 0 : stamps.get(record);
+    }
+    if (kind === 1) return this.keyStamps.get(key) ?? 0;
+    return this.ownChanges + this.touched;
   }
 
   /**
@@ -713,6 +804,7 @@ export class Collection<T extends BaseRecord> {
    * @param foreign whether `compare` reads other collections' records: such an order is rebuilt after any change elsewhere in the store
    */
   sorted(organizationId: string, orderName: string, compare: Comparator<T>, foreign = false): readonly T[] {
+    this.scanned();
     let order = this.orders.get(orderName);
     if (!order || this.isStale(order)) {
       order = { compare, foreign, foreignStamp: this.foreignChanges(), byOrganization: new Map() };
@@ -732,12 +824,14 @@ export class Collection<T extends BaseRecord> {
     this.byOrganization.clear();
     this.orders.clear();
     for (const index of this.indexes.values()) index.clear();
+    for (const key of this.keyStamps.keys()) this.keyStamps.set(key, ++lastStamp);
     this.multiValued.clear();
     this.changed();
   }
 
   /** The records filed under `value` in the secondary index `indexName`, of every organization. @throws Error for an unknown index */
   lookup(indexName: string, value: IndexValue): readonly T[] {
+    this.scanned();
     const byOrganization = this.index(indexName).get(value);
     if (!byOrganization) return [];
     const records: T[] = [];
@@ -747,6 +841,10 @@ export class Collection<T extends BaseRecord> {
 
   /** How many records are filed under `value` in `indexName`, without listing them. @throws Error for an unknown index */
   count(indexName: string, value: IndexValue): number {
+    if (recording) {
+      const key = keyOf(indexName, value);
+      recording.push(this, 1, key, undefined, this.keyStamps.get(key) ?? 0);
+    }
     let total = 0;
     for (const set of this.index(indexName).get(value)?.values() ?? []) total += set.size;
     return total;
@@ -754,17 +852,24 @@ export class Collection<T extends BaseRecord> {
 
   /** The records of one organization filed under `value` in `indexName`; callers must not mutate the set. @throws Error for an unknown index */
   filedUnder(indexName: string, organizationId: string, value: IndexValue): ReadonlySet<T> {
+    this.scanned();
     return this.index(indexName).get(value)?.get(organizationId) ?? EMPTY_SET;
   }
 
   /** The values of `indexName` that at least one record of the organization is filed under. @throws Error for an unknown index */
   valuesInOrganization(indexName: string, organizationId: string): IndexValue[] {
+    this.scanned();
     return [...this.index(indexName)].filter(([, byOrganization]) => byOrganization.has(organizationId)).map(([value]) => value);
   }
 
   /** Whether a record has ever been filed under two values of `indexName` at once (so that its sets may overlap). */
   isMultiValued(indexName: string): boolean {
     return this.multiValued.has(indexName);
+  }
+
+  /** Notes, while {@link recordReads} watches, a read that depends on the whole collection. */
+  private scanned(): void {
+    if (recording) recording.push(this, 2, '', undefined, this.ownChanges + this.touched);
   }
 
   private index(name: string): Map<IndexValue, Map<string, Set<T>>> {
@@ -781,6 +886,7 @@ export class Collection<T extends BaseRecord> {
     if (values.length > 1) this.multiValued.add(name);
     const index = this.indexes.get(name)!;
     for (const value of values) {
+      this.keyStamps.set(keyOf(name, value), ++lastStamp);
       let byOrganization = index.get(value);
       if (!byOrganization) index.set(value, (byOrganization = new Map()));
       let set = byOrganization.get(record.organization_id);
@@ -792,6 +898,7 @@ export class Collection<T extends BaseRecord> {
   private unfile(name: string, record: T, values: readonly IndexValue[]): void {
     const index = this.indexes.get(name)!;
     for (const value of values) {
+      this.keyStamps.set(keyOf(name, value), ++lastStamp);
       const byOrganization = index.get(value);
       const set = byOrganization?.get(record.organization_id);
       if (!byOrganization || !set) continue;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { notifyStoreChanged } from '../../server/events.js';
+import { emitEvent, notifyStoreChanged } from '../../server/events.js';
 import type { FaultId } from '../../server/faults.js';
 import { listRecords, listReply, parseSorting, serializedListReply, type IndexCondition, type ListSpec } from '../../server/listing.js';
 import { serializeProduct } from '../../server/resources/products/serializer.js';
@@ -152,7 +152,7 @@ describe('serializedListReply', () => {
     expect(serializedListReply(store, rows, 3, 10, faults('wrong_content_type'), serialize, 'v')).toEqual(listReply(rows.map(serialize), 3, 10, faults()));
   });
 
-  it('serializes a record again only after the store changes, a change notice arrives or the variant differs', () => {
+  it('serializes a record again only after something it read changes, or for another variant', () => {
     serializedListReply(store, rows, 3, 10, faults(), serialize, 'v');
     const count = () => {
       const before = serializations;
@@ -160,14 +160,46 @@ describe('serializedListReply', () => {
       return serializations - before;
     };
     expect(count()).toBe(0);
-    store.organizations.update(rows[0]!, { name: 'Renamed' });
-    expect(count()).toBe(3);
-    expect(body(serializedListReply(store, rows, 3, 10, faults(), serialize, 'v'))).toContain('"name":"Renamed"');
+    // A change elsewhere in the store, or a notice of one, leaves these serializations as they are.
+    store.customers.insert({ id: 'c1', organization_id: 'org1' } as never);
     notifyStoreChanged(store);
-    expect(count()).toBe(3);
     expect(count()).toBe(0);
+    store.organizations.update(rows[0]!, { name: 'Renamed' });
+    expect(count()).toBe(1);
+    expect(body(serializedListReply(store, rows, 3, 10, faults(), serialize, 'v'))).toContain('"name":"Renamed"');
+    expect(count()).toBe(0);
+    const before = serializations;
     serializedListReply(store, rows, 3, 10, faults(), serialize, 'other');
-    expect(count()).toBe(3);
+    expect(serializations - before).toBe(3);
+  });
+
+  it('serializes a record again when a record it looked up changes, is deleted, or is changed in place and named by an event', () => {
+    const local = createStore();
+    const owner = local.organizations.insert({ id: 'o1', organization_id: 'o1', created_at: '', modified_at: null, name: 'Owner', slug: 'o' });
+    const items = [1, 2].map((n) => local.customers.insert({ id: `c${n}`, organization_id: 'o1', name: `Customer ${n}` } as never) as { id: string; organization_id: string; name: string });
+    let made = 0;
+    const withOwner = (record: { id: string; organization_id: string; name: string }) => {
+      made++;
+      return { id: record.id, name: record.name, owner: local.organizations.get(record.organization_id)?.name ?? null };
+    };
+    const page = () => (serializedListReply(local, items, 2, 10, faults(), withOwner, 'v').body as Buffer).toString('utf8');
+    const count = () => {
+      const before = made;
+      page();
+      return made - before;
+    };
+    page();
+    expect(count()).toBe(0);
+    local.organizations.update(owner, { name: 'Renamed owner' });
+    expect(count()).toBe(2);
+    expect(page()).toContain('"owner":"Renamed owner"');
+    (owner as { name: string }).name = 'Changed in place';
+    expect(count()).toBe(0);
+    emitEvent(local, 'organization.updated', { id: owner.id });
+    expect(count()).toBe(2);
+    expect(page()).toContain('"owner":"Changed in place"');
+    local.organizations.delete(owner.id);
+    expect(page()).toContain('"owner":null');
   });
 });
 

@@ -108,7 +108,8 @@ describe('the reference server with its response cache', () => {
   });
 
   it.each([
-    ['br', 'gzip, deflate, br'],
+    ['gzip', 'gzip, deflate, br'],
+    ['br', 'br, deflate'],
     ['gzip', 'gzip, deflate'],
     [undefined, 'identity'],
     [undefined, undefined],

@@ -41,7 +41,7 @@ export function fireFileTransition(ctx: MachineContext, file: FileRecord, name: 
   const planned = planTransition<FileState, FileTransition>(FILE_TRANSITIONS, name, fileState(file));
   if (!planned.ok) return fail(planned.error);
   const at = nowTimestamp(ctx.store);
-  Object.assign(file, {
+  ctx.store.files.update(file, {
     is_uploaded: true,
     checksum_sha256_base64: content.sha256.toString('base64'),
     checksum_sha256_hex: content.sha256.toString('hex'),

@@ -28,7 +28,7 @@ export const listProductsHandler: OperationHandler = (ctx) => {
   const page = listProducts(ctx.store, ctx.principal?.organizationIds ?? [], filter, params, ctx.faults, ctx.requestNumber);
   const omitIsArchived = ctx.faults.has('missing_field');
   const serialize = (product: ProductRecord) => serializeProduct(ctx, product, { omitIsArchived });
-  return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, serialize, `${ctx.apiVersion}${omitIsArchived ? ' missing_field' : ''}`);
+  return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, serialize, `products ${ctx.apiVersion}${omitIsArchived ? ' missing_field' : ''}`);
 };
 
 /** `products:get`: 200 with the product; 404 for an unknown or foreign product. @see docs/platform.md (read-back operations) */

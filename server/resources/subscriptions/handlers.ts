@@ -31,7 +31,7 @@ export const listSubscriptionsHandler: OperationHandler = (ctx) => {
   const params = listParamsOf(ctx.query);
   const page = listSubscriptions(ctx.store, ctx.principal?.organizationIds ?? [], filter, params, ctx.faults, ctx.requestNumber);
   const serialize = (subscription: SubscriptionRecord) => serializeSubscription(ctx, subscription);
-  return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, serialize, ctx.apiVersion);
+  return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, serialize, `subscriptions ${ctx.apiVersion}`);
 };
 
 /** `subscriptions:get`: 200 with the subscription; 404 for an unknown or foreign subscription. @see docs/platform.md (read-back operations) */
