@@ -5,7 +5,7 @@
  * @see shared/api-description.md, Endpoints (GET /v1/customer-portal/license-keys/; portal invoices and order update); Authentication
  */
 import type { HandlerContext, OperationHandler } from '../../handler-types.js';
-import { listParamsOf, listReply } from '../../listing.js';
+import { listParamsOf, serializedListReply } from '../../listing.js';
 import { findOwned, findPortalOwned, notFound } from '../../tenancy.js';
 import { listLicenseKeys } from '../license-keys/list.js';
 import { serializeLicenseKey } from '../license-keys/serializer.js';
@@ -21,7 +21,7 @@ export const listPortalLicenseKeysHandler: OperationHandler = (ctx) => {
   const params = listParamsOf(ctx.query);
   const customerId = ctx.faults.has('portal_isolation_broken') ? undefined : ctx.principal!.customerId;
   const page = listLicenseKeys(ctx.store, ctx.principal!.organizationIds, customerId, benefitId ?? undefined, params, ctx.faults, ctx.requestNumber);
-  return listReply(page.items.map((key) => serializeLicenseKey(ctx, key)), page.totalCount, params.limit, ctx.faults);
+  return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, (key) => serializeLicenseKey(ctx, key), `portal license keys ${ctx.apiVersion}`);
 };
 
 function portalOrder(ctx: HandlerContext) {

@@ -6,7 +6,7 @@
  * @see shared/api-description.md, Endpoints (GET /v1/customers/{id}/payment-methods; DELETE /v1/customers/external/{external_id})
  */
 import type { OperationHandler } from '../../handler-types.js';
-import { listParamsOf, listRecords, listReply } from '../../listing.js';
+import { listParamsOf, listRecords, serializedListReply } from '../../listing.js';
 import type { CustomerRecord, PaymentMethodRecord } from '../../store.js';
 import { findOwned, notFound } from '../../tenancy.js';
 import { deleteCustomer } from './delete.js';
@@ -31,7 +31,7 @@ export const listPaymentMethodsHandler: OperationHandler = (ctx) => {
     ctx.faults,
     ctx.requestNumber,
   );
-  return listReply(page.items.map((method) => serializePaymentMethod(ctx, method)), page.totalCount, params.limit, ctx.faults);
+  return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, (method) => serializePaymentMethod(ctx, method), `payment methods ${ctx.apiVersion}`);
 };
 
 /**

@@ -3,7 +3,7 @@
  * @see shared/api-description.md, Endpoints (POST /v1/files/, GET /v1/files/); Create file body
  */
 import type { OperationHandler } from '../../handler-types.js';
-import { listParamsOf, listRecords, listReply, visibleOrganizations } from '../../listing.js';
+import { listParamsOf, listRecords, serializedListReply, visibleOrganizations } from '../../listing.js';
 import { validationReply } from '../../replies.js';
 import type { FileRecord } from '../../store.js';
 import { checkUploadPlan, createFile, fileOrganization, type FileCreateBody } from './create.js';
@@ -35,5 +35,5 @@ export const listFilesHandler: OperationHandler = (ctx) => {
     ctx.faults,
     ctx.requestNumber,
   );
-  return listReply(page.items.map((file) => serializeFile(ctx, file, { listItem: true })), page.totalCount, params.limit, ctx.faults);
+  return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, (file) => serializeFile(ctx, file, { listItem: true }), `files ${ctx.apiVersion}`);
 };

@@ -3,7 +3,7 @@
  * @see shared/api-description.md, Endpoints (GET /v1/refunds/)
  */
 import type { OperationHandler } from '../../handler-types.js';
-import { listParamsOf, listReply } from '../../listing.js';
+import { listParamsOf, serializedListReply } from '../../listing.js';
 import { listRefunds, type RefundFilter } from './list.js';
 import { serializeRefund } from './serializer.js';
 
@@ -21,5 +21,5 @@ export const listRefundsHandler: OperationHandler = (ctx) => {
   };
   const params = listParamsOf(ctx.query);
   const page = listRefunds(ctx.store, ctx.principal?.organizationIds ?? [], filter, params, ctx.faults, ctx.requestNumber);
-  return listReply(page.items.map((refund) => serializeRefund(ctx, refund)), page.totalCount, params.limit, ctx.faults);
+  return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, (refund) => serializeRefund(ctx, refund), `refunds ${ctx.apiVersion}`);
 };

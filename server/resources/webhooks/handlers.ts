@@ -3,7 +3,7 @@
  * @see shared/api-description.md, Endpoints (GET /v1/webhooks/endpoints)
  */
 import type { OperationHandler } from '../../handler-types.js';
-import { listParamsOf, listRecords, listReply, visibleOrganizations } from '../../listing.js';
+import { listParamsOf, listRecords, serializedListReply, visibleOrganizations } from '../../listing.js';
 import type { WebhookEndpointRecord } from '../../store.js';
 import { serializeWebhookEndpoint } from './serializer.js';
 
@@ -22,5 +22,5 @@ export const listWebhookEndpointsHandler: OperationHandler = (ctx) => {
     ctx.faults,
     ctx.requestNumber,
   );
-  return listReply(page.items.map((endpoint) => serializeWebhookEndpoint(ctx, endpoint)), page.totalCount, params.limit, ctx.faults);
+  return serializedListReply(ctx.store, page.items, page.totalCount, params.limit, ctx.faults, (endpoint) => serializeWebhookEndpoint(ctx, endpoint), `webhook endpoints ${ctx.apiVersion}`);
 };
