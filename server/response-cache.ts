@@ -28,6 +28,8 @@ interface Entry {
   reply: ByteReply;
   /** The answer in each content coding asked for so far. */
   coded: Partial<Record<ContentCoding, ByteReply>>;
+  /** Codings of {@link Entry.coded} assembled from pieces (content-coding.ts `assembleGzip`): fast to make, larger; coded whole when asked again. */
+  assembled: Set<ContentCoding>;
 }
 
 /** Answers by key; see the module comment for what makes an answer reusable. */
@@ -64,7 +66,7 @@ export class ResponseCache {
       this.#drop(key, entry);
       return undefined;
     }
-    return this.#coded(entry, coding);
+    return this.#coded(entry, coding, true);
   }
 
   /**
@@ -79,10 +81,10 @@ export class ResponseCache {
     if (kept.body.length > this.#maxBytes) return encode(kept, coding, 'fresh');
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
-    const entry: Entry = { revision: storeRevision(this.#store), validUntilMs, reply: kept, coded: {} };
+    const entry: Entry = { revision: storeRevision(this.#store), validUntilMs, reply: kept, coded: {}, assembled: new Set() };
     this.#entries.set(key, entry);
     this.#bytes += kept.body.length;
-    const answer = this.#coded(entry, coding);
+    const answer = this.#coded(entry, coding, false);
     this.#evict();
     return answer;
   }
@@ -92,14 +94,24 @@ export class ResponseCache {
     return { entries: this.#entries.size, bytes: this.#bytes };
   }
 
-  /** The entry's answer in `coding`, coded now when it is the first request for it. */
-  #coded(entry: Entry, coding: ContentCoding | undefined): ByteReply {
+  /**
+   * The entry's answer in `coding`, coded now when it is the first request for it. The first
+   * answer takes the answer's assembled coding when it carries one (no compression: most answers
+   * are never asked again before a write drops them); an answer asked again is coded whole, once
+   * (a smaller body for every later request: a page of 100 subscriptions, 181 KB assembled, 80 KB whole).
+   * @param again whether the answer is asked for again (a cache hit), not made just now
+   */
+  #coded(entry: Entry, coding: ContentCoding | undefined, again: boolean): ByteReply {
     if (coding === undefined) return entry.reply;
     const kept = entry.coded[coding];
-    if (kept) return kept;
-    const coded = encode(entry.reply, coding);
+    if (kept && !(again && entry.assembled.has(coding))) return kept;
+    const assembledFirst = !again && entry.reply.coded?.[coding as 'gzip'] !== undefined;
+    const coded = encode(assembledFirst ? entry.reply : { ...entry.reply, coded: undefined }, coding);
     if (coded === entry.reply) return coded;
+    if (kept) this.#bytes -= kept.body.length;
     entry.coded[coding] = coded;
+    if (assembledFirst) entry.assembled.add(coding);
+    else entry.assembled.delete(coding);
     this.#bytes += coded.body.length;
     this.#evict();
     return coded;
