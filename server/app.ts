@@ -175,8 +175,10 @@ interface IncomingRequest {
   baseUrl: string;
   /** Path and query string as sent. */
   url: string;
-  /** The content coding the request accepts (content-coding.ts), if any. */
+  /** The content coding the request accepts for an answer made for it (content-coding.ts), if any. */
   coding: ContentCoding | undefined;
+  /** The content coding the request accepts for a kept answer (content-coding.ts: brotli first), if any. */
+  keptCoding: ContentCoding | undefined;
   /** The version the answer is made in: the request's Polar-Version, else the server's default. */
   apiVersion: ApiVersion;
   /** The Polar-Version header as sent (part of the response cache key). */
@@ -469,7 +471,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     };
     return async (request: IncomingRequest): Promise<{ answer: Reply; plainText: boolean }> => {
       const cacheKey = cache && ResponseCache.key(request.authorization, request.baseUrl, request.url, request.versionHeader);
-      const kept = cacheKey === undefined ? undefined : cache!.get(cacheKey, request.coding);
+      const kept = cacheKey === undefined ? undefined : cache!.get(cacheKey, request.keptCoding);
       if (kept) return { answer: kept, plainText: false };
       const handled = await answerOf(request, cacheKey);
       const { answer, plainText: faultedPlain } = writeFaults.size ? applyWriteFaults(spec, operation, writeFaults, handled) : { answer: handled, plainText: false };
@@ -498,6 +500,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
             baseUrl: `${request.protocol}://${request.host}`,
             url: request.url,
             coding: preferredCoding(request.headers['accept-encoding']),
+            keptCoding: preferredCoding(request.headers['accept-encoding'], 'kept'),
           });
           return send(reply, answer, plainText);
         },

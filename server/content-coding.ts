@@ -12,11 +12,13 @@ import type { Reply } from './replies.js';
 /** A content coding the reference sends. */
 export type ContentCoding = 'br' | 'gzip';
 /**
- * The codings in the reference's order of preference when the client weighs them alike: gzip
- * first, because a gzip body can be assembled from pieces coded once (list pages, from each item's
- * kept coding: {@link assembleGzip}) while a brotli body must be compressed whole for each answer.
+ * The codings in the reference's order of preference when the client weighs them alike. An answer
+ * made for this request prefers gzip, because a gzip body can be assembled from pieces coded once
+ * (list pages, from each item's kept coding: {@link assembleGzip}) while a brotli body must be
+ * compressed whole; a kept answer asked again prefers brotli, coded whole once and smaller for
+ * every later request (a page of 100 subscriptions: 43 KB, against 80 KB gzip and 181 KB assembled).
  */
-const CODINGS: ContentCoding[] = ['gzip', 'br'];
+const CODINGS: Record<'fresh' | 'kept', ContentCoding[]> = { fresh: ['gzip', 'br'], kept: ['br', 'gzip'] };
 /** JSON bodies shorter than this (bytes) are sent as they are: coding them saves less than it costs. */
 export const MIN_CODED_BYTES = 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -36,10 +38,11 @@ export type ByteReply = Reply & { body: Buffer };
 /**
  * The coding to send for an Accept-Encoding header (RFC 9110 section 12.5.3: q-values, `*`, `;q=0`
  * refusals), or undefined for the identity coding (no header, or nothing the reference sends is acceptable).
+ * @param use `fresh` for an answer made for this request (gzip first), `kept` for one the response cache serves again (brotli first)
  */
-export function preferredCoding(acceptEncoding: string | undefined): ContentCoding | undefined {
+export function preferredCoding(acceptEncoding: string | undefined, use: 'fresh' | 'kept' = 'fresh'): ContentCoding | undefined {
   if (acceptEncoding === undefined || acceptEncoding === '') return undefined;
-  return negotiate(acceptEncoding, CODINGS) ?? undefined;
+  return negotiate(acceptEncoding, CODINGS[use]) ?? undefined;
 }
 
 /** Whether answers like this one depend on Accept-Encoding: a JSON body of at least {@link MIN_CODED_BYTES}. */

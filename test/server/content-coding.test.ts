@@ -25,6 +25,18 @@ describe('preferredCoding (RFC 9110 section 12.5.3)', () => {
   });
 });
 
+describe('preferredCoding for a kept answer (brotli first when weighed alike)', () => {
+  it.each([
+    ['gzip, deflate, br', 'br'],
+    ['*', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0.5, gzip', 'gzip'],
+    ['identity', undefined],
+  ])('%j: %s', (header, coding) => {
+    expect(preferredCoding(header, 'kept')).toBe(coding);
+  });
+});
+
 describe('preferredCoding on any header text', () => {
   it('never throws and answers br, gzip or nothing', () => {
     fc.assert(
