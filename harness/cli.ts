@@ -115,9 +115,10 @@ program
   .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable)')
   .option('--spec <file>', "an OpenAPI document (default: the bundled one of the report's version)")
   .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
+  .option('--unresponsive-after <n>', 'consecutive requests without an answer after which the target is declared unresponsive and the failures left are not sent again, 0 = never (default: 5)', integer('--unresponsive-after', 0))
   .action(async (report: string, opts) => {
     const { replayReport } = await import('./replay.js');
-    const outcome = await replayReport({ report, target: opts.target, config: opts.config, spec: opts.spec, timeoutMs: opts.timeout });
+    const outcome = await replayReport({ report, target: opts.target, config: opts.config, spec: opts.spec, timeoutMs: opts.timeout, ...(opts.unresponsiveAfter !== undefined ? { unresponsiveAfter: opts.unresponsiveAfter as number } : {}) });
     process.exitCode = outcome.exitCode;
   });
 
@@ -136,6 +137,7 @@ program
   .option('--reference-seed <n>', 'seed of the embedded reference\'s demo data (default 1, as `conformance serve`)', integer('--reference-seed', 0))
   .option('--rate <n>', 'requests per second to the target, 0 = no pacing (default: 80)', integer('--rate', 0))
   .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
+  .option('--unresponsive-after <n>', 'consecutive requests to the target without an answer after which it is declared unresponsive and every later request to it fails at once, 0 = never (default: 5)', integer('--unresponsive-after', 0))
   .action(async (opts) => {
     const { runDiff } = await import('./diff.js');
     const outcome = await runDiff({
@@ -151,6 +153,7 @@ program
       referenceSeed: opts.referenceSeed,
       ...(opts.rate !== undefined ? { rate: opts.rate === 0 ? null : opts.rate } : {}),
       timeoutMs: opts.timeout,
+      ...(opts.unresponsiveAfter !== undefined ? { unresponsiveAfter: opts.unresponsiveAfter as number } : {}),
     });
     process.exitCode = outcome.exitCode;
   });

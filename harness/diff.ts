@@ -21,6 +21,7 @@ import { startReferenceServer, type RunningReference } from '../server/index.js'
 import { loadSpec, specPath, type ApiVersion, type LoadedSpec } from '../spec/load.js';
 import { AdapterError, guardAdapter, importAdapterFactory, outsideOperation, resolveAdapterOption, type TargetAdapter } from './adapter.js';
 import { createReferenceAdapter } from './adapters/reference.js';
+import { createRunBreaker, DEFAULT_UNRESPONSIVE_AFTER, type RunBreaker } from './breaker.js';
 import { createClient, documentHeaders, type Client } from './client.js';
 import { secretsOf } from './cell.js';
 import { JudgedCells, judgingClient } from './judge.js';
@@ -66,6 +67,11 @@ export interface DiffOptions {
   /** Requests per second to the target; null for no pacing (default 80). */
   rate?: number | null;
   timeoutMs?: number;
+  /**
+   * Consecutive requests to the target without an answer after which it is declared unresponsive
+   * and every later request to it fails at once (harness/breaker.ts); default 5, 0 never.
+   */
+  unresponsiveAfter?: number;
   /** Where credentials are read from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Where the report is written; default stdout. */
@@ -249,8 +255,8 @@ interface Side {
 }
 
 /** A side's env over a target: its client, clients for other origins, its adapter. */
-function sideEnv(spec: LoadedSpec, target: Target, adapter: TargetAdapter | undefined, seed: number, judged?: JudgedCells): { env: CommandEnv; close: () => Promise<void> } {
-  const plain = createClient(target);
+function sideEnv(spec: LoadedSpec, target: Target, adapter: TargetAdapter | undefined, seed: number, judged?: JudgedCells, breaker?: RunBreaker): { env: CommandEnv; close: () => Promise<void> } {
+  const plain = createClient(target, breaker ? { breaker } : {});
   // The target's exchanges go through the one judging path; the reference is the oracle.
   const client = judged ? judgingClient(plain, judged, () => ({ seed, secrets: secretsOf(target) })) : plain;
   const others = new Map<string, Client>();
@@ -522,7 +528,9 @@ export async function runDiff(options: DiffOptions): Promise<DiffOutcome> {
   if (source?.kind === 'reference') adapter = guardAdapter(createReferenceAdapter(target), 'reference adapter');
   else if (source?.kind === 'module') adapter = guardAdapter(await (await importAdapterFactory(source.file))(target), source.file);
   const judged = new JudgedCells(spec);
-  const targetSide = sideEnv(spec, target, adapter, seed, judged);
+  // A target that stops answering fails the rest of the diff at once, as in a run, rather than a timeout per command.
+  const breaker = createRunBreaker({ after: options.unresponsiveAfter ?? DEFAULT_UNRESPONSIVE_AFTER, timeoutMs: target.timeoutMs });
+  const targetSide = sideEnv(spec, target, adapter, seed, judged, breaker);
   // A reference started with `conformance serve` resets through its control API; any other target keeps its state.
   const reset = source?.kind === 'reference' ? () => resetOverHttp(targetSide.env.client, target) : undefined;
   const running = await startReferenceServer({ host: '127.0.0.1', port: 0, seed: referenceSeed, rateLimit: false, ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) });
@@ -542,8 +550,11 @@ export async function runDiff(options: DiffOptions): Promise<DiffOutcome> {
       ...(options.apiVersion ? [`--api-version ${options.apiVersion}`] : []),
     ].map((option) => ` ${option}`).join('');
     (options.out ?? process.stdout).write(formatDiff(outcome, { target: target.baseUrl, referenceSeed, replayOptions, ...(options.color !== undefined ? { color: options.color } : {}) }));
+    const unresponsive = breaker.unresponsiveReason();
+    if (unresponsive) (options.out ?? process.stdout).write(`diff: the target was declared unresponsive (${unresponsive}); every later request to it failed at once\n`);
     return outcome;
   } finally {
+    breaker.close();
     await sides.target.close();
     await sides.reference.close();
     await running.close();

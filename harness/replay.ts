@@ -10,6 +10,7 @@ import { SCENARIO_IDS } from '../checks/stateful/index.js';
 import { MODEL_CHECK_IDS } from '../generators/commands/index.js';
 import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type Operation } from '../spec/load.js';
 import { gatherEvidence } from './cell.js';
+import { createRunBreaker, DEFAULT_UNRESPONSIVE_AFTER } from './breaker.js';
 import { createClient, documentHeaders } from './client.js';
 import type { Client } from './client.js';
 import { defaultTokenEnv, probeTarget, readConfigFile, resolveRemoteTarget } from './config.js';
@@ -30,6 +31,11 @@ export interface ReplayOptions {
   /** OpenAPI document; default the bundled one of the report's spec version. */
   spec?: string;
   timeoutMs?: number;
+  /**
+   * Consecutive requests without an answer after which the target is declared unresponsive and
+   * the failures left are not asked again (harness/breaker.ts); default 5, 0 never.
+   */
+  unresponsiveAfter?: number;
   /** Where credentials are read from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   out?: NodeJS.WritableStream;
@@ -180,7 +186,9 @@ export async function replayReport(options: ReplayOptions): Promise<ReplayOutcom
     }
     throw error;
   }
-  const client = createClient(target);
+  // A target that stops answering makes the replay fail fast, as a run does, rather than wait a timeout per failure.
+  const breaker = createRunBreaker({ after: options.unresponsiveAfter ?? DEFAULT_UNRESPONSIVE_AFTER, timeoutMs: target.timeoutMs });
+  const client = createClient(target, { breaker });
   const out = options.out ?? process.stdout;
   const replayed: ReplayedFailure[] = [];
   try {
@@ -238,7 +246,10 @@ export async function replayReport(options: ReplayOptions): Promise<ReplayOutcom
     }
   } finally {
     await client.close();
+    breaker.close();
   }
+  const unresponsive = breaker.unresponsiveReason();
+  if (unresponsive) out.write(`replay: the target was declared unresponsive (${unresponsive}); the failures after that were not sent again\n`);
   const count = (verdict: ReplayVerdict) => replayed.filter((r) => r.verdict === verdict).length;
   const still = count('still_failing') + count('failing_differently');
   const unreplayable = count('not_replayable');

@@ -11,6 +11,7 @@ import type { Observation } from '../../generators/commands/real.js';
 import { compareStep, IdMap, normalize, runDiff, type DiffOptions } from '../../harness/diff.js';
 import type { Exchange } from '../../harness/types.js';
 import { startReferenceServer, type RunningReference } from '../../server/index.js';
+import { startChaosTarget } from './chaos-target.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SEED = 20261122;
@@ -162,5 +163,19 @@ describe('two clean references', () => {
     ['a path that is not a model path', { families: ['seats'], path: 'nope' }],
   ])('%s is a harness error (exit 2)', async (_name, options) => {
     await expect(diff(clean, options)).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID' });
+  });
+});
+
+describe('a target that stops answering', () => {
+  test('is declared unresponsive after --unresponsive-after requests without an answer; later requests fail at once, unsent, and the diff fails', async () => {
+    const chaos = await startChaosTarget({ behaviour: 'hang' });
+    const env = Object.fromEntries(['admin', 'reader', 'writer', 'other_org'].map((role) => [`CONFORMANCE_${role.toUpperCase()}_TOKEN`, 'token']));
+    const chunks: string[] = [];
+    const out = new Writable({ write: (chunk, _e, done) => (chunks.push(String(chunk)), done()) });
+    const outcome = await runDiff({ target: chaos.url, env, seed: SEED, runs: 2, families: ['customers', 'files'], rate: null, timeoutMs: 300, unresponsiveAfter: 2, out }).finally(() => chaos.close());
+    expect(chaos.requests() - chaos.requests('/')).toBe(2);
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.judged.length).toBeGreaterThan(0);
+    expect(chunks.join('')).toContain('the target was declared unresponsive');
   });
 });

@@ -11,6 +11,7 @@ import { replayReport } from '../../harness/replay.js';
 import { runConformance } from '../../harness/run.js';
 import { HarnessError } from '../../harness/errors.js';
 import { startReferenceServer, type RunningReference } from '../../server/index.js';
+import { startChaosTarget } from './chaos-target.js';
 
 const SEED = 7;
 const sink = () => new Writable({ write: (_c, _e, done) => done() });
@@ -128,4 +129,21 @@ describe('replayReport', () => {
     expect(lines.join('')).toContain(`not replayed     order_paid_transition on webhooks:order_paid: a stateful scenario; run \`npx conformance run --target ${clean.url} --seed ${SEED} --checks order_paid_transition --operations webhooks:order_paid\` --adapter FILE (or reference for a served reference)`);
     expect(outcome.exitCode).toBe(0);
   }, 120_000);
+});
+
+describe('replayReport against a target that stops answering', () => {
+  test('declares it unresponsive after --unresponsive-after requests without an answer and sends none of the failures left', async () => {
+    const report = await reportWithFault('limit_unbounded');
+    const faulty = await serve([]);
+    const chaos = await startChaosTarget({ behaviour: 'hang' });
+    const out = capture();
+    const outcome = await replayReport({ report, target: chaos.url, env: faulty.env, timeoutMs: 300, unresponsiveAfter: 2, out: out.stream }).finally(() => chaos.close());
+    const sent = outcome.replayed.filter((r) => r.verdict !== 'not_replayable' || !/missing role|fixture the run made/.test(r.reason ?? ''));
+    expect(sent.length).toBeGreaterThan(2);
+    // The reachability probe, then exactly two requests that got no answer; every later one failed without being sent.
+    expect(chaos.requests() - chaos.requests('/')).toBe(2);
+    expect(outcome.replayed.some((r) => r.verdict === 'fixed')).toBe(false);
+    expect(outcome.exitCode).not.toBe(0);
+    expect(out.text()).toContain('the target was declared unresponsive');
+  });
 });
