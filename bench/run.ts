@@ -256,10 +256,11 @@ async function mixedWorkload(prismUrl: string, prismHeaders: Record<string, stri
     const headers = { authorization: `Bearer ${server.admin}`, 'accept-encoding': 'gzip, deflate, br' };
     out(`Mixed workload (${loadGenerator()}, ${WARM_UP_S} s warm-up then ${DURATION_S} s measured; Accept-Encoding "gzip, deflate, br"; latencies in ms)`);
     out(`  ${requests.length.toLocaleString('en-US')} requests drawn (seed 15) and played round and round: list reads of products, subscriptions, refunds, files and payment methods with a random`);
-    out(`  page, limit, filter set, sorting and id filter, and ${writes} writes (${((writes / requests.length) * 100).toFixed(1)}%: PATCH an order, replace a product's benefits, create a file), each of which drops every kept answer.`);
+    out(`  page, limit, filter set, sorting and id filter, and ${writes} writes (${((writes / requests.length) * 100).toFixed(1)}%: PATCH an order, replace a product's benefits, create a file), each of which drops every kept answer`);
+    out('  and makes the items it changed be serialized again (the others are kept with their codings: server/listing.ts).');
     out(`  The reference's rate limit is on: ${MIXED_RATE_LIMIT.toLocaleString('en-US')} requests per second per client, which the load stays under. Prism gets the same ${reads.length.toLocaleString('en-US')} reads, no writes.`);
-    const header = ['workload', 'conns', 'ref req/s', 'p50', 'p99', 'kept', 'Prism req/s', 'p50', 'p99', 'non-2xx ref/Prism', 'req/s ratio'];
-    const widths = [38, 5, 10, 6, 6, 6, 11, 6, 6, 17, 11];
+    const header = ['workload', 'conns', 'ref req/s', 'p50', 'p99', 'KB/resp', 'kept', 'Prism req/s', 'p50', 'p99', 'KB/resp', 'non-2xx ref/Prism', 'req/s ratio', 'bytes/s ratio'];
+    const widths = [38, 5, 10, 6, 6, 8, 6, 11, 6, 6, 8, 17, 11, 13];
     const row = (cells: string[]) => out(cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
     row(header);
     for (const connections of CONNECTIONS) {
@@ -270,13 +271,15 @@ async function mixedWorkload(prismUrl: string, prismHeaders: Record<string, stri
       const listed = after.kept + after.made - (before.kept + before.made);
       const kept = listed > 0 ? (after.kept - before.kept) / listed : 0;
       const ratio = ref.rps / mock.rps;
-      row(['mixed (ref) / same reads (Prism)', String(connections), whole(ref.rps), ms(ref.p50), ms(ref.p99), `${Math.round(kept * 100)}%`, whole(mock.rps), ms(mock.p50), ms(mock.p99), `${ref.failures}/${mock.failures}`, `${ratio.toFixed(1)}x`]);
+      const bytesRatio = (ref.rps * ref.bytesPerResponse) / (mock.rps * mock.bytesPerResponse);
+      row(['mixed (ref) / same reads (Prism)', String(connections), whole(ref.rps), ms(ref.p50), ms(ref.p99), kb(ref.bytesPerResponse), `${Math.round(kept * 100)}%`, whole(mock.rps), ms(mock.p50), ms(mock.p99), kb(mock.bytesPerResponse), `${ref.failures}/${mock.failures}`, `${ratio.toFixed(1)}x`, `${bytesRatio.toFixed(0)}x`]);
       judge(ref.failures === 0, `mixed workload at ${connections} connections: every reference answer 2xx (${ref.failures} not)`);
       judge(ref.rps < MIXED_RATE_LIMIT, `mixed workload at ${connections} connections: the load (${whole(ref.rps)} req/s) stays under the rate limit's budget (${MIXED_RATE_LIMIT.toLocaleString('en-US')} per second)`);
       judge(ratio >= BARS.minThroughputRatio, `mixed workload at ${connections} connections: reference ${ratio.toFixed(1)}x Prism's requests per second on the same reads (bar >= ${BARS.minThroughputRatio}x)`);
       if (connections === 50) judge(ref.p99 < BARS.maxP99Ms, `mixed workload at 50 connections: reference p99 ${ms(ref.p99)} ms < ${BARS.maxP99Ms} ms`);
     }
-    out(`  "kept": the share of the reference's list reads answered from kept answers (warm-up included). Reference RSS after the runs: ${mib((await mixedStats(server)).rss)} MiB`);
+    out(`  "kept": the share of the reference's list reads answered from kept answers (warm-up included); KB/resp: bytes on the wire per answer (each list page of the reference`);
+    out(`  as it is, Prism's its one static example). Reference RSS after the runs: ${mib((await mixedStats(server)).rss)} MiB`);
   } finally {
     await stopMixedServer(server);
   }
