@@ -1,45 +1,24 @@
 // A Prism mock of our own document is a fair target for the response shape checks: a run of them
 // against it completes with no failure (design.md, Quality bars).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runConformance, type RunOutcome } from '../../harness/run.js';
 import { specPath } from '../../spec/load.js';
+import { startPrism, type PrismMock } from '../support/prism.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SHAPE_CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance'];
 const sink = () => new Writable({ write: (_c, _e, done) => done() });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 describe('a Prism mock of spec/openapi.yaml', () => {
-  let prism: ChildProcess;
+  let prism: PrismMock;
   let outcome: RunOutcome;
   beforeAll(async () => {
-    const port = await freePort();
-    prism = spawn(path.join(ROOT, 'node_modules/.bin/prism'), ['mock', '--host', '127.0.0.1', '--port', String(port), specPath()], { stdio: 'ignore' });
-    const url = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 120; i++) {
-      try {
-        await fetch(url);
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
+    prism = await startPrism(specPath());
+    const { url } = prism;
     const dir = mkdtempSync(path.join(tmpdir(), 'cnf-prism-'));
     const config = path.join(dir, 'conformance.config.json');
     const id = '6a1c1b54-0a5c-4a43-9d5e-4e3f0c1d2a11';
@@ -49,8 +28,8 @@ describe('a Prism mock of spec/openapi.yaml', () => {
     }));
     outcome = await runConformance({ target: url, config, checks: SHAPE_CHECKS, seed: 8, runs: 15, reporters: [], out: sink(), env: { PRISM_TOKEN: 'prism-demo' } });
   }, 120_000);
-  afterAll(() => {
-    prism?.kill();
+  afterAll(async () => {
+    await prism?.stop();
   });
 
   test('the shape checks find nothing wrong', () => {

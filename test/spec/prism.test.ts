@@ -1,42 +1,13 @@
 // Prism accepts both documents and answers all 26 operations (the 20 of the description and 6 read-back ones) with a documented status; a success
 // body validates against its schema (so Prism is a fair target for the shape checks).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { schemaArbitrary } from '../../generators/schema-value.js';
 import { API_VERSIONS, loadSpec, specPath, type LoadedSpec, type Operation } from '../../spec/load.js';
+import { startPrism, type PrismMock } from '../support/prism.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function startPrism(file: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/prism'), ['mock', '--host', '127.0.0.1', '--port', String(port), file], { stdio: 'pipe' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
-    if (child.exitCode !== null) throw new Error(`prism exited with ${child.exitCode}`);
-    try {
-      await fetch(url);
-      return { url, child };
-    } catch {
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  child.kill();
-  throw new Error('prism did not start within 30 s');
-}
 
 /** A valid request of the operation: example-free, drawn from its schemas with a fixed seed. */
 function requestOf(spec: LoadedSpec, operation: Operation, url: string): { url: string; init: RequestInit } {
@@ -61,14 +32,14 @@ function requestOf(spec: LoadedSpec, operation: Operation, url: string): { url: 
 }
 
 describe.each(API_VERSIONS)('Prism mock of the %s document', (version) => {
-  let prism: { url: string; child: ChildProcess };
+  let prism: PrismMock;
   let spec: LoadedSpec;
   beforeAll(async () => {
     spec = await loadSpec(specPath(version));
     prism = await startPrism(specPath(version));
   }, 60_000);
-  afterAll(() => {
-    prism?.child.kill();
+  afterAll(async () => {
+    await prism?.stop();
   });
 
   test('answers all 26 operations (the 20 of the description and 6 read-back ones) with a documented status and a valid success body', async () => {
