@@ -14,8 +14,8 @@ const WORDS = ['Aurora', 'Basalt', 'Cobalt', 'Delta', 'Ember', 'Fjord', 'Granite
 const KINDS = ['Plan', 'Pack', 'License', 'Course', 'Template', 'Kit', 'Membership', 'Bundle'];
 const VISIBILITIES: ProductVisibility[] = ['public', 'public', 'public', 'private', 'draft'];
 
-/** A small deterministic generator (mulberry32), so that the same seed grows the same catalogue. */
-function random(seed: number): () => number {
+/** A small deterministic generator (mulberry32): the same seed, the same numbers in [0, 1). */
+export function random(seed: number): () => number {
   let state = seed | 0;
   return () => {
     state = (state + 0x6d2b79f5) | 0;

@@ -11,6 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import type { Store } from '../server/store.js';
+import { random } from './fill-store.js';
 
 /** One request of the workload; `body` is JSON. */
 export interface MixedRequest {
@@ -44,17 +45,6 @@ export function workloadIds(store: Store, organization: string): WorkloadIds {
     refunds: idsOf(store.refunds.inOrganization(organization)),
     files: idsOf(store.files.inOrganization(organization)),
     benefits: idsOf(store.benefits.inOrganization(organization).filter((b) => !b.is_deleted)),
-  };
-}
-
-/** mulberry32: the same seed, the same workload. */
-function random(seed: number): () => number {
-  let state = seed | 0;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
