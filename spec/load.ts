@@ -300,13 +300,7 @@ function newAjv(openapi: string, unknownFormats: readonly string[]): Ajv {
  * @see https://spec.openapis.org/oas/v3.1.0#discriminator-object
  */
 export function withDiscriminators(document: Schema): Schema {
-  const seen = new WeakSet<object>();
-  const walk = (node: unknown): void => {
-    if (!node || typeof node !== 'object' || seen.has(node)) return;
-    seen.add(node);
-    if (Array.isArray(node)) return node.forEach(walk);
-    const record = node as Schema;
-    for (const [key, value] of Object.entries(record)) if (!['example', 'examples', 'default', 'enum', 'const'].includes(key)) walk(value);
+  forEachSchemaNode(document, (record) => {
     const discriminator = record.discriminator;
     const alternatives: unknown = record.oneOf;
     if (!discriminator || typeof discriminator.propertyName !== 'string' || !Array.isArray(alternatives) || alternatives.length < 2) return;
@@ -323,28 +317,41 @@ export function withDiscriminators(document: Schema): Schema {
     // Beside an anyOf of its own, the branches are a further condition.
     if (record.anyOf !== undefined) record.allOf = [...(Array.isArray(record.allOf) ? record.allOf : []), { anyOf: branches }];
     else record.anyOf = branches;
-  };
-  walk(document);
+  }, 'after');
   return document;
 }
 
-/** Every `format` the document names that {@link KNOWN_FORMATS} lacks, sorted. */
-function unknownFormatsOf(document: Schema): string[] {
-  const found = new Set<string>();
+/** Keywords whose values are instances, not schemas: {@link forEachSchemaNode} never walks into them. */
+const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'enum', 'const']);
+
+/**
+ * Calls `visit` once on every object below `root` (an object reached twice, or through a cycle, is
+ * visited once), arrays walked through, data keywords ({@link DATA_KEYWORDS}) left out.
+ * @param order `before`: a node before what it holds; `after`: after (so `visit` may rewrite what it holds)
+ */
+function forEachSchemaNode(root: unknown, visit: (node: Schema) => void, order: 'before' | 'after' = 'before'): void {
   const seen = new WeakSet<object>();
   const walk = (node: unknown): void => {
     if (!node || typeof node !== 'object' || seen.has(node)) return;
     seen.add(node);
     if (Array.isArray(node)) return node.forEach(walk);
     const record = node as Schema;
+    if (order === 'before') visit(record);
+    for (const [key, value] of Object.entries(record)) if (!DATA_KEYWORDS.has(key)) walk(value);
+    if (order === 'after') visit(record);
+  };
+  walk(root);
+}
+
+/** Every `format` the document names that {@link KNOWN_FORMATS} lacks, sorted. */
+function unknownFormatsOf(document: Schema): string[] {
+  const found = new Set<string>();
+  const note = (record: Schema): void => {
     if (typeof record.format === 'string' && (typeof record.type === 'string' || Array.isArray(record.type) || record.pattern || record.minLength !== undefined) && !KNOWN_FORMATS.has(record.format)) {
       found.add(record.format);
     }
-    for (const [key, value] of Object.entries(record)) if (key !== 'example' && key !== 'examples' && key !== 'default' && key !== 'enum' && key !== 'const') walk(value);
   };
-  walk(document.paths);
-  walk(document.components);
-  walk(document.webhooks);
+  for (const part of [document.paths, document.components, document.webhooks]) forEachSchemaNode(part, note);
   return [...found].sort();
 }
 
