@@ -109,8 +109,14 @@ export interface DiffReport {
 /** What comparing one family gave. */
 export interface FamilyDiff {
   family: FamilyId;
-  status: 'same' | 'different' | 'skipped';
+  /**
+   * `unanswered`: no difference was found, but requests of the family to the target got no answer
+   * (`unanswered` of them), so "same" would be a verdict without an answer.
+   */
+  status: 'same' | 'different' | 'unanswered' | 'skipped';
   skipReason?: string;
+  /** Requests of the family to the target that got no answer (timeout, reset, not HTTP). */
+  unanswered?: number;
   sequences: number;
   difference?: DiffReport;
 }
@@ -251,14 +257,25 @@ interface Side {
   env: CommandEnv;
   /** Restores fresh state before a sequence; undefined when the side cannot be reset. */
   reset: (() => Promise<void>) | undefined;
+  /** Requests so far that got no answer. */
+  unanswered(): number;
   close(): Promise<void>;
 }
 
 /** A side's env over a target: its client, clients for other origins, its adapter. */
-function sideEnv(spec: LoadedSpec, target: Target, adapter: TargetAdapter | undefined, seed: number, judged?: JudgedCells, breaker?: RunBreaker): { env: CommandEnv; close: () => Promise<void> } {
+function sideEnv(spec: LoadedSpec, target: Target, adapter: TargetAdapter | undefined, seed: number, judged?: JudgedCells, breaker?: RunBreaker): { env: CommandEnv; unanswered: () => number; close: () => Promise<void> } {
   const plain = createClient(target, breaker ? { breaker } : {});
   // The target's exchanges go through the one judging path; the reference is the oracle.
-  const client = judged ? judgingClient(plain, judged, () => ({ seed, secrets: secretsOf(target) })) : plain;
+  const judging = judged ? judgingClient(plain, judged, () => ({ seed, secrets: secretsOf(target) })) : plain;
+  let unanswered = 0;
+  const client: Client = {
+    async send(operation, testCase) {
+      const exchange = await judging.send(operation, testCase);
+      if (!exchange.response) unanswered++;
+      return exchange;
+    },
+    close: () => judging.close(),
+  };
   const others = new Map<string, Client>();
   const env: CommandEnv = {
     spec,
@@ -278,6 +295,7 @@ function sideEnv(spec: LoadedSpec, target: Target, adapter: TargetAdapter | unde
   };
   return {
     env,
+    unanswered: () => unanswered,
     async close() {
       await client.close();
       for (const other of others.values()) await other.close();
@@ -293,12 +311,13 @@ function referenceSide(spec: LoadedSpec, running: RunningReference, seed: number
   if (running.fixtures.oauth_client_secret) roles.oauth_client = { token: running.fixtures.oauth_client_secret, env: defaultTokenEnv('oauth_client') };
   const target: Target = { baseUrl: running.url, kind: 'embedded', roles, fixtures: running.fixtures, requestsPerSecond: null, timeoutMs, readOnly: false };
   const adapter = guardAdapter(createReferenceAdapter(target), 'reference adapter');
-  const { env, close } = sideEnv(spec, target, adapter, seed);
+  const { env, unanswered, close } = sideEnv(spec, target, adapter, seed);
   return {
     env,
     async reset() {
       running.control.reset();
     },
+    unanswered,
     close,
   };
 }
@@ -385,12 +404,16 @@ class DiffCommand<M extends object> implements fc.AsyncCommand<Pair<M>, DiffReal
 
 /** Runs one family on both sides. @throws what a sequence threw that is not a difference (a harness error) */
 async function diffFamily(family: Family<object>, sides: Pair<Side>, options: { seed: number; runs: number; path?: string }): Promise<FamilyDiff> {
+  const unansweredBefore = sides.target.unanswered();
   // A reset first: it tells the fixtures of a reference served by `conformance serve`.
   for (const side of [sides.target, sides.reference]) await side.reset?.();
   const reason = familyNotRunnable(family, sides.target.env) ?? familyNotRunnable(family, sides.reference.env);
   if (reason) return { family: family.id, status: 'skipped', skipReason: reason, sequences: 0 };
   for (const side of [sides.target, sides.reference]) {
     const why = await family.whyNot?.(new Real(side.env, 'observe'));
+    const unanswered = sides.target.unanswered() - unansweredBefore;
+    // A reason drawn from a target that gave no answer is no reason to skip.
+    if (why && unanswered > 0) return { family: family.id, status: 'unanswered', sequences: 0, unanswered };
     if (why) return { family: family.id, status: 'skipped', skipReason: why, sequences: 0 };
   }
   const replay = options.path === undefined ? undefined : parseModelPath(options.path);
@@ -418,7 +441,11 @@ async function diffFamily(family: Family<object>, sides: Pair<Side>, options: { 
     numRuns: options.runs,
     ...(replay ? { path: replay.counterexamplePath, endOnFailure: true } : {}),
   });
-  if (!details.failed) return { family: family.id, status: 'same', sequences: details.numRuns };
+  if (!details.failed) {
+    // A target that gave no answer may have led its model to draw nothing to compare: not "same".
+    const unanswered = sides.target.unanswered() - unansweredBefore;
+    return unanswered > 0 ? { family: family.id, status: 'unanswered', sequences: details.numRuns, unanswered } : { family: family.id, status: 'same', sequences: details.numRuns };
+  }
   const error = latest?.error;
   if (!(error instanceof DifferenceFound) || !latest || details.counterexample === null) throw error ?? new Error(`diff of ${family.id} failed without a difference`);
   const commandSteps = (steps: Step[]) => steps.filter((s) => s.command !== 'setup' && s.command !== 'teardown');
@@ -453,7 +480,11 @@ export function formatDiff(outcome: DiffOutcome, context: { target: string; refe
   const lines = [`conformance diff: ${context.target} against the embedded reference (demo data of seed ${context.referenceSeed}), seed ${outcome.seed}`];
   const width = Math.max(...outcome.families.map((f) => f.family.length));
   for (const f of outcome.families) {
-    const verdict = f.status === 'same' ? c.green(`same (${f.sequences} sequences)`) : f.status === 'different' ? c.red('DIFFERENT') : c.dim(`skipped: ${f.skipReason}`);
+    const verdict =
+      f.status === 'same' ? c.green(`same (${f.sequences} sequences)`)
+      : f.status === 'different' ? c.red('DIFFERENT')
+      : f.status === 'unanswered' ? c.red(`NO ANSWER (${f.unanswered} request${f.unanswered === 1 ? '' : 's'} to the target got none; no difference found in what was answered)`)
+      : c.dim(`skipped: ${f.skipReason}`);
     lines.push(`  ${f.family.padEnd(width)}  ${verdict}`);
   }
   for (const f of outcome.families) {
@@ -482,9 +513,10 @@ export function formatDiff(outcome: DiffOutcome, context: { target: string; refe
   }
   const different = outcome.families.filter((f) => f.status === 'different').length;
   const same = outcome.families.filter((f) => f.status === 'same').length;
-  const skipped = outcome.families.length - different - same;
+  const unanswered = outcome.families.filter((f) => f.status === 'unanswered').length;
+  const skipped = outcome.families.length - different - same - unanswered;
   const broken = (outcome.judged ?? []).length;
-  lines.push('', `conformance diff: ${different} famil${different === 1 ? 'y differs' : 'ies differ'}, ${same} same, ${skipped} skipped; ${broken} response check${broken === 1 ? '' : 's'} failed on the target's answers (seed ${outcome.seed})`, '');
+  lines.push('', `conformance diff: ${different} famil${different === 1 ? 'y differs' : 'ies differ'}, ${same} same, ${unanswered ? `${unanswered} without answers, ` : ''}${skipped} skipped; ${broken} response check${broken === 1 ? '' : 's'} failed on the target's answers (seed ${outcome.seed})`, '');
   return lines.join('\n');
 }
 
@@ -534,7 +566,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffOutcome> {
   // A reference started with `conformance serve` resets through its control API; any other target keeps its state.
   const reset = source?.kind === 'reference' ? () => resetOverHttp(targetSide.env.client, target) : undefined;
   const running = await startReferenceServer({ host: '127.0.0.1', port: 0, seed: referenceSeed, rateLimit: false, ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) });
-  const sides: Pair<Side> = { target: { env: targetSide.env, reset, close: targetSide.close }, reference: referenceSide(spec, running, seed, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) };
+  const sides: Pair<Side> = { target: { env: targetSide.env, reset, unanswered: targetSide.unanswered, close: targetSide.close }, reference: referenceSide(spec, running, seed, options.timeoutMs ?? DEFAULT_TIMEOUT_MS) };
   try {
     const families: FamilyDiff[] = [];
     for (const id of ids) families.push(await diffFamily(FAMILIES[id], sides, { seed, runs, ...(options.path !== undefined ? { path: options.path } : {}) }));
@@ -542,7 +574,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffOutcome> {
       throw new HarnessError('CNF_ERR_CONFIG_INVALID', `no family could run: ${families.map((f) => `${f.family} (${f.skipReason})`).join('; ')}`);
     }
     const judgedCells = judged.take().filter((c) => c.status === 'failed');
-    const outcome: DiffOutcome = { exitCode: families.some((f) => f.status === 'different') || judgedCells.length > 0 ? 1 : 0, seed, families, judged: judgedCells };
+    const outcome: DiffOutcome = { exitCode: families.some((f) => f.status === 'different' || f.status === 'unanswered') || judgedCells.length > 0 ? 1 : 0, seed, families, judged: judgedCells };
     const replayOptions = [
       ...(options.config ? [`--config ${options.config}`] : []),
       ...(options.adapter ? [`--adapter ${options.adapter}`] : []),

@@ -167,7 +167,7 @@ describe('two clean references', () => {
 });
 
 describe('a target that stops answering', () => {
-  test('is declared unresponsive after --unresponsive-after requests without an answer; later requests fail at once, unsent, and the diff fails', async () => {
+  test('is declared unresponsive after --unresponsive-after requests without an answer; later requests fail at once, unsent; no family is "same"; the diff fails', async () => {
     const chaos = await startChaosTarget({ behaviour: 'hang' });
     const env = Object.fromEntries(['admin', 'reader', 'writer', 'other_org'].map((role) => [`CONFORMANCE_${role.toUpperCase()}_TOKEN`, 'token']));
     const chunks: string[] = [];
@@ -176,6 +176,10 @@ describe('a target that stops answering', () => {
     expect(chaos.requests() - chaos.requests('/')).toBe(2);
     expect(outcome.exitCode).toBe(1);
     expect(outcome.judged.length).toBeGreaterThan(0);
+    // No family is "same" on a target that answered nothing: the customers family drew nothing to compare from its unanswered read.
+    expect(outcome.families.map((f) => [f.family, f.status])).toEqual([['customers', 'unanswered'], ['files', 'different']]);
+    expect(outcome.families[0]!.unanswered).toBeGreaterThan(0);
+    expect(chunks.join('')).toContain('NO ANSWER');
     expect(chunks.join('')).toContain('the target was declared unresponsive');
   });
 });
