@@ -343,6 +343,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     const reporters = createReporters(options.reporters ?? ['console', 'junit'], {
       target: target.baseUrl,
       specVersion: spec.version,
+      ...(spec.notes.length > 0 ? { specNotes: spec.notes } : {}),
       seed,
       outputDir: path.resolve(options.outputDir ?? 'conformance-report'),
       spec,

@@ -222,7 +222,8 @@ function widthOf(out: NodeJS.WritableStream): number {
 }
 
 function renderHeader(info: ReportInfo, c: Colors): string {
-  return [c.bold(info.title ?? DEFAULT_TITLE), `  target        ${info.target}`, `  spec version  ${info.specVersion}`, `  seed          ${info.seed}`].join('\n');
+  const notes = (info.specNotes ?? []).map((note) => `  spec note     ${note}`);
+  return [c.bold(info.title ?? DEFAULT_TITLE), `  target        ${info.target}`, `  spec version  ${info.specVersion}`, ...notes, `  seed          ${info.seed}`].join('\n');
 }
 
 function symbolOf(status: CellStatus | undefined, c: Colors): string {

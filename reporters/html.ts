@@ -190,6 +190,7 @@ function renderHeader(results: RunResults, info: ReportInfo, verdict: VerdictVie
 <dl class="facts">
 <div><dt>Target</dt><dd><code>${info.target}</code></dd></div>
 <div><dt>Spec version</dt><dd>${info.specVersion}</dd></div>
+${(info.specNotes ?? []).length > 0 ? html`<div><dt>Spec notes</dt><dd>${(info.specNotes ?? []).map((note) => html`<span class="note">${note}</span> `)}</dd></div>` : ''}
 <div><dt>Seed</dt><dd><code>${info.seed}</code></dd></div>
 <div><dt>Started</dt><dd><time datetime="${info.startedAt}">${started}</time></dd></div>
 <div><dt>Duration</dt><dd>${formatDuration(info.durationMs)}</dd></div>

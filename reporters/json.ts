@@ -53,6 +53,8 @@ export interface JsonReport {
   version: string;
   target: string;
   specVersion: string;
+  /** What loading the document changed or ignored (an OpenAPI 3.0 document upgraded, unknown formats); empty for none. */
+  specNotes: string[];
   seed: number;
   /** ISO 8601, UTC. */
   startedAt: string;
@@ -93,6 +95,7 @@ export function jsonReport(results: RunResults, info: ReportInfo, coverage?: Cov
     version: pkg.version,
     target: info.target,
     specVersion: info.specVersion,
+    specNotes: info.specNotes ?? [],
     seed: info.seed,
     startedAt: info.startedAt,
     durationMs: info.durationMs,

@@ -100,6 +100,7 @@ export function renderJUnit(results: RunResults, info: ReportInfo, coverage?: Co
       .property('seed', String(info.seed))
       .property('not_applicable', String(entry.notApplicable))
       .time(seconds(entry.ms));
+    if (info.specNotes?.length) entry.suite.property('spec_notes', clean(info.specNotes.join('; ')));
   }
 
   if (results.errors.length > 0) {

@@ -13,6 +13,12 @@ export interface RunInfo {
   seed: number;
   /** Heading of the report; defaults to the reporter's own. */
   title?: string;
+  /**
+   * What loading the document changed or ignored (spec/load.ts `LoadedSpec.notes`: an OpenAPI 3.0
+   * document upgraded to 3.1, formats no validator knows), shown so that a person knows what the
+   * checks judged against; empty or absent for none.
+   */
+  specNotes?: string[];
 }
 
 /** {@link RunInfo} plus the timing a reporter measured; the input of every pure `render*` function. */
