@@ -99,13 +99,14 @@ function isAlive(pid: number): boolean {
  * Takes the lock of a state file: `FILE.lock` holding this process's id. A lock left by a process
  * that is gone (killed) is taken over.
  * @returns a function that releases the lock
- * @throws HarnessError CNF_ERR_CONFIG_INVALID when another live server (another process, or another server of this process) uses FILE, or the lock cannot be written (a missing directory)
+ * @throws HarnessError CNF_ERR_STATE_IN_USE when another live server (another process, or another server of this process) uses FILE;
+ *   CNF_ERR_CONFIG_INVALID when the lock cannot be written (a missing directory)
  */
 export async function lockStateFile(file: string): Promise<() => Promise<void>> {
   const resolved = path.resolve(file);
   const lock = lockPath(resolved);
   const inUse = (by: string) =>
-    new HarnessError('CNF_ERR_CONFIG_INVALID', `the state file ${file} is in use by ${by} (lock ${lock}); stop that server or pass another --state file`);
+    new HarnessError('CNF_ERR_STATE_IN_USE', `the state file ${file} is in use by ${by} (lock ${lock}); stop that server or pass another --state file`);
   if (heldLocks.has(resolved)) throw inUse('another reference server of this process');
   const mine = `${process.pid}\n`;
   try {

@@ -111,7 +111,7 @@ describe('--state under kill -9', () => {
         let stderr = '';
         second.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
         const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
-        expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(new RegExp(`^conformance: error CNF_ERR_CONFIG_INVALID: the state file .* is in use by process ${pid} `)) });
+        expect({ code, stderr: stderr.trim() }).toEqual({ code: 2, stderr: expect.stringMatching(new RegExp(`^conformance: error CNF_ERR_STATE_IN_USE: the state file .* is in use by process ${pid} `)) });
         expect(stderr).not.toMatch(/\n\s+at /);
       }
       await new Promise((resolve) => setTimeout(resolve, STREAM_MS));

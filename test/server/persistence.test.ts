@@ -281,7 +281,7 @@ describe('--state FILE', () => {
     const file = path.join(tempDir(), 'state.json');
     const first = await build({ stateFile: file });
     try {
-      await expect(build({ stateFile: file })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID', message: expect.stringMatching(/in use by another reference server/) });
+      await expect(build({ stateFile: file })).rejects.toMatchObject({ code: 'CNF_ERR_STATE_IN_USE', message: expect.stringMatching(/in use by another reference server/) });
     } finally {
       await first.app.close();
     }
