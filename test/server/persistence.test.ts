@@ -213,6 +213,28 @@ describe('--state FILE', () => {
     await server.app.close();
   });
 
+  it('journals an anonymizing delete: the customer\'s members and seat invitations stay anonymized after a crash, its license keys revoked', async () => {
+    const file = path.join(tempDir(), 'state.json');
+    const server = await build({ stateFile: file });
+    // A customer with an external id and members.
+    const customer = [...server.store.customers.all()].find((c) => c.external_id !== null && c.deleted_at === null && server.store.members.lookup('customer_id', c.id).length > 0);
+    expect(customer).toBeDefined();
+    const members = server.store.members.lookup('customer_id', customer!.id).map((m) => m.id);
+    const keys = server.store.licenseKeys.lookup('customer_id', customer!.id).filter((k) => k.status === 'granted').map((k) => k.id);
+    const before = members.map((id) => server.store.members.get(id)!.email);
+    const deleted = await server.app.inject({ method: 'DELETE', url: `/v1/customers/external/${customer!.external_id}?anonymize=true`, headers: admin(server) });
+    expect(deleted.statusCode).toBe(204);
+    const live = members.map((id) => server.store.members.get(id)!.email);
+    live.forEach((email, i) => expect(email).not.toBe(before[i]));
+    // No close: what a kill leaves.
+    const recovered = await recoverState(file, { clock: CLOCK });
+    const store = recovered!.store;
+    expect(members.map((id) => store.members.get(id)!.email)).toEqual(live);
+    expect(members.every((id) => store.members.get(id)!.name === null)).toBe(true);
+    expect(keys.map((id) => store.licenseKeys.get(id)!.status)).toEqual(keys.map(() => 'revoked'));
+    await server.app.close();
+  });
+
   it('keeps only the newest events: the log is a window', async () => {
     const server = await build({});
     const log = server.store.events;
