@@ -22,7 +22,6 @@ export interface ResponseCacheOptions {
 }
 
 interface Entry {
-  revision: number;
   /** Epoch milliseconds by the store's clock from which the answer may not be served (the token's expiry), or Infinity. */
   validUntilMs: number;
   reply: ByteReply;
@@ -38,6 +37,8 @@ export class ResponseCache {
   readonly #maxBytes: number;
   readonly #entries = new Map<string, Entry>();
   #bytes = 0;
+  /** {@link storeRevision} of the answers kept: every answer of an older revision is stale. */
+  #revision = -1;
 
   /** @param store the store whose changes invalidate every answer */
   constructor(store: Store, options: ResponseCacheOptions = {}) {
@@ -60,9 +61,10 @@ export class ResponseCache {
    * since and its token has not expired.
    */
   get(key: string, coding?: ContentCoding): Reply | undefined {
+    if (!this.#current()) return undefined;
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (entry.revision !== storeRevision(this.#store) || (entry.validUntilMs !== Infinity && this.#store.clock().getTime() >= entry.validUntilMs)) {
+    if (entry.validUntilMs !== Infinity && this.#store.clock().getTime() >= entry.validUntilMs) {
       this.#drop(key, entry);
       return undefined;
     }
@@ -79,9 +81,10 @@ export class ResponseCache {
     if (reply.status !== 200 || reply.body === undefined) return reply;
     const kept = asBytes(reply);
     if (kept.body.length > this.#maxBytes) return encode(kept, coding, 'fresh');
+    this.#current();
     const previous = this.#entries.get(key);
     if (previous) this.#drop(key, previous);
-    const entry: Entry = { revision: storeRevision(this.#store), validUntilMs, reply: kept, coded: {}, assembled: new Set() };
+    const entry: Entry = { validUntilMs, reply: kept, coded: {}, assembled: new Set() };
     this.#entries.set(key, entry);
     this.#bytes += kept.body.length;
     const answer = this.#coded(entry, coding, false);
@@ -116,6 +119,20 @@ export class ResponseCache {
     this.#bytes += coded.body.length;
     this.#evict();
     return coded;
+  }
+
+  /**
+   * Whether the answers kept are of the store's current revision; when the store has changed
+   * since, every one is stale and all are dropped at once (rather than each when next asked for,
+   * or evicted), so that a server taking writes holds no dead answers.
+   */
+  #current(): boolean {
+    const revision = storeRevision(this.#store);
+    if (revision === this.#revision) return true;
+    this.#entries.clear();
+    this.#bytes = 0;
+    this.#revision = revision;
+    return false;
   }
 
   /** Drops the oldest answers until the bytes kept fit. */

@@ -27,6 +27,17 @@ describe('ResponseCache', () => {
     expect(cache.get('c')).toBeUndefined();
   });
 
+  it('holds no answer of an older revision once the store changed: the next lookup or keep drops them all', () => {
+    const { cache, store } = setUp();
+    for (const key of ['a', 'b', 'c']) cache.set(key, ok(`{"key":"${key}"}`), Infinity);
+    expect(cache.size.entries).toBe(3);
+    markStoreChanged(store);
+    cache.set('d', ok('{"key":"d"}'), Infinity);
+    expect(cache.size).toEqual({ entries: 1, bytes: '{"key":"d"}'.length });
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('d')).toBeDefined();
+  });
+
   it.each([
     ['a change of the store', ({ store }: ReturnType<typeof setUp>) => markStoreChanged(store)],
     ['the expiry of the token', ({ advance }: ReturnType<typeof setUp>) => advance(1000)],
