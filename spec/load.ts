@@ -382,20 +382,13 @@ export function withoutHiddenRequired(document: Schema, hidden: 'readOnly' | 'wr
     if (!target || typeof target !== 'object') return false;
     return target[hidden] === true || (Array.isArray(target.allOf) && target.allOf.some((part: Schema) => resolve(part)?.[hidden] === true));
   };
-  const seen = new WeakSet<object>();
-  const walk = (node: unknown): void => {
-    if (!node || typeof node !== 'object' || seen.has(node)) return;
-    seen.add(node);
-    if (Array.isArray(node)) return node.forEach(walk);
-    const record = node as Schema;
+  forEachSchemaNode(copy, (record) => {
     // `nullable` without `type` says nothing (OAS 3.0) or is no keyword at all (3.1); ajv refuses it.
     if (record.nullable !== undefined && record.type === undefined) delete record.nullable;
     if (Array.isArray(record.required) && record.properties && typeof record.properties === 'object') {
       record.required = record.required.filter((name: unknown) => typeof name !== 'string' || !isHidden(record.properties[name]));
     }
-    for (const [key, value] of Object.entries(record)) if (key !== 'example' && key !== 'examples' && key !== 'default' && key !== 'enum' && key !== 'const') walk(value);
-  };
-  walk(copy);
+  });
   return copy;
 }
 
