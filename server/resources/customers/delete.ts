@@ -38,13 +38,12 @@ export function anonymizeCustomer(ctx: MachineContext, customer: CustomerRecord)
     tax_id: null,
     avatar_url: null,
   } satisfies Partial<CustomerRecord>);
-  for (const member of ctx.store.members.lookup('customer_id', customer.id)) {
-    member.email = anonymizedEmail(member.id, member.email);
-    member.name = null;
+  for (const member of [...ctx.store.members.lookup('customer_id', customer.id)]) {
+    ctx.store.members.update(member, { email: anonymizedEmail(member.id, member.email), name: null });
   }
   for (const subscription of ctx.store.subscriptions.lookup('customer_id', customer.id)) {
-    for (const seat of ctx.store.seats.lookup('subscription_id', subscription.id)) {
-      if (seat.email !== null) seat.email = anonymizedEmail(seat.id, seat.email);
+    for (const seat of [...ctx.store.seats.lookup('subscription_id', subscription.id)]) {
+      if (seat.email !== null) ctx.store.seats.update(seat, { email: anonymizedEmail(seat.id, seat.email) });
     }
   }
 }

@@ -24,8 +24,8 @@ export function fireLicenseKeyTransition(ctx: MachineContext, licenseKey: Licens
   const planned = planTransition<LicenseKeyStatus, LicenseKeyTransition>(LICENSE_KEY_TRANSITIONS, name, licenseKey.status);
   if (!planned.ok) return fail(planned.error);
   const at = nowTimestamp(ctx.store);
-  licenseKey.status = planned.value.to;
-  licenseKey.modified_at = at;
+  // Through the collection, like every stored change, so that its indexes and the change counter follow.
+  ctx.store.licenseKeys.update(licenseKey, { status: planned.value.to, modified_at: at });
   for (const type of planned.value.events) {
     emitEvent(ctx.store, type, { benefit_id: licenseKey.benefit_id, customer_id: licenseKey.customer_id, license_key_id: licenseKey.id, organization_id: licenseKey.organization_id, revoked_at: at });
   }
