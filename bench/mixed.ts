@@ -8,9 +8,10 @@
  * shared by all connections) or by autocannon's request list.
  * @see shared/design.md, Quality bars; issue 15, point 4
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import type { Store } from '../server/store.js';
+import { spawnUntilLine } from './child-line.js';
 import { random } from './fill-store.js';
 
 /** One request of the workload; `body` is JSON. */
@@ -183,29 +184,8 @@ export interface MixedServer {
  * @throws Error when it exits or does not start within `timeoutMs`
  */
 export async function startMixedServer(args: string[], timeoutMs = 120_000): Promise<MixedServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/mixed-server.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
-  const line = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`bench/mixed-server.ts did not start within ${timeoutMs} ms: ${errors}`));
-    }, timeoutMs);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const end = output.indexOf('\n');
-      if (end >= 0) {
-        clearTimeout(timer);
-        resolve(output.slice(0, end));
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`bench/mixed-server.ts exited with ${code}: ${errors}`));
-    });
-  });
-  return { child, ...(JSON.parse(line) as Omit<MixedServer, 'child'>) };
+  const { child, first } = await spawnUntilLine<Omit<MixedServer, 'child'>>(['bench/mixed-server.ts', ...args], timeoutMs);
+  return { child, ...first };
 }
 
 /** Stops a mixed server: SIGTERM, SIGKILL after 5 s. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnUntilLine } from '../../bench/child-line.js';
 import { recoverState } from '../../server/state-journal.js';
 
 const CHILD = fileURLToPath(new URL('./persistence-child.ts', import.meta.url));
@@ -28,24 +29,9 @@ afterAll(async () => {
 
 /** Starts the child on `file`; resolves with its URL, admin token and pid once it listens. */
 async function startChild(file: string): Promise<{ child: ChildProcess; url: string; admin: string; pid: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, file, String(64 * 1024)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { child, first } = await spawnUntilLine<{ url: string; admin: string; pid: number }>([CHILD, file, String(64 * 1024)], 30_000);
   children.add(child);
-  let output = '';
-  let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-  const line = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start in 30 s: ${errors}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const end = output.indexOf('\n');
-      if (end >= 0) {
-        clearTimeout(timer);
-        resolve(output.slice(0, end));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}: ${errors}`)));
-  });
-  return { child, ...(JSON.parse(line) as { url: string; admin: string; pid: number }) };
+  return { child, ...first };
 }
 
 async function kill(child: ChildProcess): Promise<void> {

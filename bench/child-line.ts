@@ -1,0 +1,38 @@
+/**
+ * A child process that announces itself with one line on standard output (a JSON object with its
+ * URL, tokens and so on), as bench/mixed-server.ts and the persistence test's child do.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/**
+ * Spawns `node --import tsx <args>` and waits for the first line the child writes to standard output.
+ * @param args the script and its options
+ * @param timeoutMs how long to wait for the line (the child is killed when it does not come)
+ * @returns the child and its first line parsed as JSON
+ * @throws Error when the child exits first or the line does not come in time (with the end of its standard error)
+ */
+export async function spawnUntilLine<T>(args: readonly string[], timeoutMs: number): Promise<{ child: ChildProcess; first: T }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));
+  const line = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${args[0]} did not write its first line within ${timeoutMs} ms: ${errors}`));
+    }, timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const end = output.indexOf('\n');
+      if (end >= 0) {
+        clearTimeout(timer);
+        resolve(output.slice(0, end));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args[0]} exited with ${code}: ${errors}`));
+    });
+  });
+  return { child, first: JSON.parse(line) as T };
+}
