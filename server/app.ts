@@ -175,9 +175,9 @@ interface IncomingRequest {
   baseUrl: string;
   /** Path and query string as sent. */
   url: string;
-  /** The content coding the request accepts for an answer made for it (content-coding.ts), if any. */
+  /** The content coding the request accepts for a list page made for it (content-coding.ts: gzip first, assembled), if any. */
   coding: ContentCoding | undefined;
-  /** The content coding the request accepts for a kept answer (content-coding.ts: brotli first), if any. */
+  /** The content coding the request accepts for a kept answer or one compressed whole (content-coding.ts: brotli first), if any. */
   keptCoding: ContentCoding | undefined;
   /** The version the answer is made in: the request's Polar-Version, else the server's default. */
   apiVersion: ApiVersion;
@@ -476,9 +476,11 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
       const handled = await answerOf(request, cacheKey);
       const { answer, plainText: faultedPlain } = writeFaults.size ? applyWriteFaults(spec, operation, writeFaults, handled) : { answer: handled, plainText: false };
       if ((plainText && answer.status === 200) || faultedPlain) return { answer, plainText: true };
-      // Kept answers come coded from the cache; every other answer with a body is coded here.
+      // Kept answers come coded from the cache; every other answer with a body is coded here: in
+      // gzip first when it can be assembled from kept pieces (a list page), else brotli first.
       if (answer.body === undefined || answer.headers?.['content-encoding'] !== undefined) return { answer, plainText: false };
-      return { answer: encode(asBytes(answer), request.coding, 'fresh'), plainText: false };
+      const bytes = asBytes(answer);
+      return { answer: encode(bytes, bytes.coded?.gzip ? request.coding : request.keptCoding, 'fresh'), plainText: false };
     };
   };
 

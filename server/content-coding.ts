@@ -12,11 +12,14 @@ import type { Reply } from './replies.js';
 /** A content coding the reference sends. */
 export type ContentCoding = 'br' | 'gzip';
 /**
- * The codings in the reference's order of preference when the client weighs them alike. An answer
- * made for this request prefers gzip, because a gzip body can be assembled from pieces coded once
- * (list pages, from each item's kept coding: {@link assembleGzip}) while a brotli body must be
- * compressed whole; a kept answer asked again prefers brotli, coded whole once and smaller for
- * every later request (a page of 100 subscriptions: 43 KB, against 80 KB gzip and 181 KB assembled).
+ * The codings in the reference's order of preference when the client weighs them alike. A list
+ * page made for this request prefers gzip, because its gzip body is assembled from pieces coded
+ * once (each item's kept coding: {@link assembleGzip}) while a brotli body must be compressed whole.
+ * Every answer compressed whole prefers brotli: a kept answer asked again (coded once, smaller for
+ * every later request: a page of 100 subscriptions is 43 KB, against 80 KB gzip and 181 KB
+ * assembled), and a write's or a single resource's answer, which brotli quality 1 codes in about
+ * half the time of gzip level 1 (14 against 26 µs for 0.8 KB, 35 against 46 µs for 13 KB) to
+ * within 3% of its size.
  */
 const CODINGS: Record<'fresh' | 'kept', ContentCoding[]> = { fresh: ['gzip', 'br'], kept: ['br', 'gzip'] };
 /** JSON bodies shorter than this (bytes) are sent as they are: coding them saves less than it costs. */
@@ -38,7 +41,7 @@ export type ByteReply = Reply & { body: Buffer };
 /**
  * The coding to send for an Accept-Encoding header (RFC 9110 section 12.5.3: q-values, `*`, `;q=0`
  * refusals), or undefined for the identity coding (no header, or nothing the reference sends is acceptable).
- * @param use `fresh` for an answer made for this request (gzip first), `kept` for one the response cache serves again (brotli first)
+ * @param use `fresh` for a list page made for this request (gzip first, assembled), `kept` for an answer compressed whole (brotli first)
  */
 export function preferredCoding(acceptEncoding: string | undefined, use: 'fresh' | 'kept' = 'fresh'): ContentCoding | undefined {
   if (acceptEncoding === undefined || acceptEncoding === '') return undefined;

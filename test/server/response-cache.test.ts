@@ -164,6 +164,23 @@ describe('the reference server with its response cache', () => {
     expect(empty.json()).toMatchObject({ items: [] });
   });
 
+  it.each([
+    ['gzip, deflate, br', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0.5, gzip', 'gzip'],
+  ])('codes a write\'s answer, which has nothing to assemble, brotli first when the client weighs both alike (%s: %s)', async (header, expected) => {
+    const answer = await cached.app.inject({
+      method: 'POST',
+      url: `/v1/products/${cached.fixtures.product_id}/benefits`,
+      headers: { authorization: `Bearer ${cached.tokens.admin}`, 'accept-encoding': header },
+      payload: { benefits: [cached.fixtures.benefit_id] },
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.rawPayload.length).toBeGreaterThan(0);
+    expect(answer.headers['content-encoding']).toBe(expected);
+    expect(JSON.parse(decode(expected, answer.rawPayload))).toMatchObject({ id: cached.fixtures.product_id, benefits: [{ id: cached.fixtures.benefit_id }] });
+  });
+
   it('shows a change made by a request at the next read', async () => {
     const query = { limit: 100 };
     const before = (await cached.get('/v1/products/', query)).json();
