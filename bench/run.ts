@@ -319,11 +319,15 @@ async function mixedWorkload(prismUrl: string, prismHeaders: Record<string, stri
 /**
  * What bounds the mixed workload on this stack, at 50 connections: the workload's writes alone
  * (played round and round), and the cheapest read the server has (`GET /v1/files/?page=1&limit=1`
- * asked again, a kept answer, through Fastify's routing and the rate limit's hook like every
- * counted request), each the faster of two runs. The reads are not measured alone: without writes, their answers are kept and
- * coded whole when asked again, which is not what they cost in the mix.
- * @param url the mixed server's origin
- * @returns both measurements (requests per second in each)
+ * asked again: a kept answer, through Fastify's routing and the rate limit's hook like every
+ * counted request), each the faster of two runs of WARM_UP_S + DURATION_S seconds. The reads are
+ * not measured alone: without writes their answers are kept and coded whole when asked again,
+ * which is not what they cost in the mix. A non-2xx or failed request adds a FAIL verdict.
+ * @param url the mixed server's origin (bench/mixed-server.ts)
+ * @param headers sent with every request (the admin token, Accept-Encoding)
+ * @param requests the mixed workload (bench/mixed.ts); its writes are replayed
+ * @returns both measurements; `rps` in requests per second, latencies in ms
+ * @throws Error when wrk fails (bench/load.ts `measureLoad`)
  */
 async function mixedBound(url: string, headers: Record<string, string>, requests: readonly MixedRequest[]): Promise<{ writes: LoadResult; floor: LoadResult }> {
   // Each measured twice and the faster kept: the bound is meant generous (this machine's rates move by up to half between runs).
