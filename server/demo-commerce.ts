@@ -177,10 +177,7 @@ function refund(d: Draw, store: Store, paid: OrderRecord): RefundRecord {
       payment_id: d.uuid(),
     };
   }
-  if (status === 'succeeded') {
-    paid.refunded_amount += amount;
-    paid.refunded_tax_amount += tax;
-  }
+  if (status === 'succeeded') store.orders.update(paid, { refunded_amount: paid.refunded_amount + amount, refunded_tax_amount: paid.refunded_tax_amount + tax });
   return store.refunds.insert(record);
 }
 

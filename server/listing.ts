@@ -7,7 +7,6 @@
  * until the page is full. Other filters (substrings, dates, metadata) are tested record by record.
  * @see shared/api-description.md, Endpoints (List filters); Limits; shared/design.md, Reference server
  */
-import { onEventAppended } from './events.js';
 import { assembleGzip, storedPiece, type CodedPiece } from './content-coding.js';
 import type { FaultSet } from './faults.js';
 import type { Reply } from './replies.js';
@@ -302,15 +301,6 @@ function serializedItemsOf(store: Store, variant: string): Map<object, Serialize
   let variants = serializedItems.get(store);
   if (!variants) {
     serializedItems.set(store, (variants = new Map()));
-    // Some state changes assign fields of a stored record in place; the event they emit names the
-    // record (as state-journal.ts relies on too): its serializations, and those that read it, are made again.
-    const collections = Object.values(store).filter((value): value is Collection<BaseRecord> => value instanceof Collection);
-    onEventAppended(store, (event) => {
-      for (const [key, value] of Object.entries(event.data)) {
-        if (typeof value !== 'string' || (key !== 'id' && !key.endsWith('_id'))) continue;
-        for (const collection of collections) collection.touch(value);
-      }
-    });
   }
   let items = variants.get(variant);
   if (!items) variants.set(variant, (items = new Map()));

@@ -23,6 +23,7 @@ import { constants } from 'node:fs';
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../harness/errors.js';
+import { entryProblem } from './state-shapes.js';
 import { Collection, createStore, type BaseRecord, type Store } from './store.js';
 
 /** The `format` field of a state file. */
@@ -343,7 +344,8 @@ export function snapshotStore(store: Store): StoreSnapshot {
  * @param options.clock the base clock (default the system clock); the snapshot's offset is added to it
  * @throws HarnessError CNF_ERR_CONFIG_INVALID when the snapshot does not fit the store (unknown field, wrong kind of value, duplicate id)
  */
-export function restoreStore(snapshot: StoreSnapshot, options: { clock?: () => Date } = {}): Store {
+export function restoreStore(snapshot: StoreSnapshot, options: { clock?: () => Date; where?: (field: string, index: number) => string } = {}): Store {
+  const at = (field: string, i: number) => options.where?.(field, i) ?? `entry ${i + 1}`;
   const invalid = (message: string) => new HarnessError('CNF_ERR_CONFIG_INVALID', `the saved state does not fit the reference server's store: ${message}`);
   if (snapshot === null || typeof snapshot !== 'object') throw invalid('it is not an object');
   for (const field of ['seed', 'idSequence', 'clockOffsetMs'] as const) {
@@ -364,26 +366,36 @@ export function restoreStore(snapshot: StoreSnapshot, options: { clock?: () => D
           const same = item !== null && typeof item === 'object' && !Array.isArray(item) && Object.keys(item).length === 1 ? item.$same : undefined;
           let record: unknown;
           if (same !== undefined) {
-            if (!Array.isArray(same) || typeof same[0] !== 'string' || typeof same[1] !== 'string') throw new SnapshotError(`record ${i}: malformed $same`);
+            if (!Array.isArray(same) || typeof same[0] !== 'string' || typeof same[1] !== 'string') throw new SnapshotError(`${at(name, i)}: malformed $same`);
             const owner = fields[same[0]];
             record = owner instanceof Collection ? owner.get(same[1]) : undefined;
-            if (record === undefined) throw new SnapshotError(`record ${i}: ${same[0]} has no record ${same[1]} (it must come earlier)`);
+            if (record === undefined) throw new SnapshotError(`${at(name, i)}: ${same[0]} has no record ${same[1]} (it must come earlier)`);
           } else {
             record = decode(item, `${name}[${i}]`);
           }
-          if (record === null || typeof record !== 'object' || typeof (record as { id?: unknown }).id !== 'string') throw new SnapshotError(`record ${i} has no string id`);
+          const problem = entryProblem(store, name, record);
+          if (problem !== undefined) throw new SnapshotError(`${at(name, i)}: ${problem}`);
+          if (target.get((record as { id: string }).id) !== undefined) throw new SnapshotError(`${at(name, i)}: a second record with the id ${(record as { id: string }).id}`);
           target.insert(record as never);
         });
       } else if (target instanceof Map) {
         const decoded = decode(encoded, name);
         if (!(decoded instanceof Map)) throw new SnapshotError('a map must be encoded as {"$m": [...]}');
-        for (const [key, value] of decoded) target.set(key, value);
+        [...decoded].forEach(([key, value], i) => {
+          const problem = entryProblem(store, name, value, key);
+          if (problem !== undefined) throw new SnapshotError(`${at(name, i)}: ${problem}`);
+          target.set(key, value);
+        });
       } else if (Array.isArray(target)) {
         const decoded = decode(encoded, name);
         if (!Array.isArray(decoded)) throw new SnapshotError('a list must be an array');
+        decoded.forEach((item, i) => {
+          const problem = entryProblem(store, name, item);
+          if (problem !== undefined) throw new SnapshotError(`${at(name, i)}: ${problem}`);
+        });
         target.push(...decoded);
       } else {
-        throw new SnapshotError('the store has no such collection, map or list');
+        throw new SnapshotError(`${at(name, 0)}: the store has no such collection, map or list`);
       }
     } catch (error) {
       throw invalid(`${name}: ${(error as Error).message}`);
@@ -562,6 +574,8 @@ export async function writeStateFile(file: string, snapshot: StoreSnapshot, gene
 export interface StateFileRead {
   snapshot: StoreSnapshot;
   generation: number;
+  /** Format 2: where each entry of the snapshot's fields stands in the file (`line 42`), for messages. */
+  where?: (field: string, index: number) => string;
 }
 
 /**
@@ -587,7 +601,7 @@ export async function readStateFileWithGeneration(file: string): Promise<StateFi
     throw invalid(`the state file ${file} is not valid JSON (${(error as Error).message}); move it away or pass another --state file`, error);
   }
   if (first === null || typeof first !== 'object' || first.format !== STATE_FORMAT) {
-    throw invalid(`${file} is not a reference server state file (no "format": "${STATE_FORMAT}")`);
+    throw invalid(`${file} is not a reference server state file (line 1 has no "format": "${STATE_FORMAT}")`);
   }
   if (first.version === 1) {
     if (first.store === null || typeof first.store !== 'object') throw invalid(`the state file ${file} has no store`);
@@ -597,7 +611,12 @@ export async function readStateFileWithGeneration(file: string): Promise<StateFi
     throw invalid(`the state file ${file} has format version ${String(first.version)}; this reference server reads versions 1 and ${STATE_FORMAT_VERSION}`);
   }
   const header = { ...(first as unknown as SnapshotHeader) };
+  for (const name of ['seed', 'idSequence', 'generation'] as const) {
+    if (!Number.isSafeInteger(header[name])) throw invalid(`the state file ${file} has a header (line 1) whose ${name} is not an integer`);
+  }
+  if (!Number.isFinite(header.clockOffsetMs)) throw invalid(`the state file ${file} has a header (line 1) whose clockOffsetMs is not a number`);
   const data: Record<string, EncodedValue> = {};
+  const lineNumbers: Record<string, number[]> = {};
   let count = 0;
   let ended = false;
   for (let i = 1; i < lines.length; i++) {
@@ -607,15 +626,22 @@ export async function readStateFileWithGeneration(file: string): Promise<StateFi
     } catch (error) {
       throw invalid(`the state file ${file} is not valid JSON at line ${i + 1} (${(error as Error).message}); move it away or pass another --state file`, error);
     }
+    if (line === null || typeof line !== 'object' || Array.isArray(line)) throw invalid(`the state file ${file} has a line ${i + 1} that is not a JSON object; move it away or pass another --state file`);
     if (typeof line.end === 'number') {
       if (line.end !== count || i !== lines.length - 1) throw invalid(`the state file ${file} is inconsistent: its end line counts ${line.end} entries, ${count} precede it`);
+      if (line.idSequence !== undefined && !Number.isSafeInteger(line.idSequence)) throw invalid(`the state file ${file} has an end line (line ${i + 1}) whose idSequence is not an integer`);
+      if (line.clockOffsetMs !== undefined && !Number.isFinite(line.clockOffsetMs)) throw invalid(`the state file ${file} has an end line (line ${i + 1}) whose clockOffsetMs is not a number`);
       if (typeof line.idSequence === 'number') header.idSequence = line.idSequence;
       if (typeof line.clockOffsetMs === 'number') header.clockOffsetMs = line.clockOffsetMs;
       ended = true;
       break;
     }
     if (typeof line.f !== 'string') throw invalid(`the state file ${file} has a line ${i + 1} without a field name`);
+    const parts = (line.r !== undefined ? 1 : 0) + (line.m !== undefined ? 1 : 0) + (line.a !== undefined ? 1 : 0);
+    if (parts !== 1) throw invalid(`the state file ${file} has a line ${i + 1} that is neither a record ("r"), a map entry ("m") nor a list item ("a")`);
+    if (line.m !== undefined && (!Array.isArray(line.m) || line.m.length !== 2)) throw invalid(`the state file ${file} has a line ${i + 1} whose map entry is not a [key, value] pair`);
     count++;
+    (lineNumbers[line.f] ??= []).push(i + 1);
     if (line.m !== undefined) {
       const map = (data[line.f] ??= { $m: [] }) as { $m?: EncodedValue[] };
       if (!Array.isArray(map.$m)) throw invalid(`the state file ${file}: ${line.f} holds both map entries and list items`);
@@ -627,7 +653,8 @@ export async function readStateFileWithGeneration(file: string): Promise<StateFi
     }
   }
   if (!ended) throw invalid(`the state file ${file} is cut short (no end line); it was not written by a complete snapshot`);
-  return { snapshot: { seed: header.seed, idSequence: header.idSequence, clockOffsetMs: header.clockOffsetMs, data }, generation: header.generation };
+  const where = (field: string, index: number) => `line ${lineNumbers[field]?.[index] ?? '?'} (${field})`;
+  return { snapshot: { seed: header.seed, idSequence: header.idSequence, clockOffsetMs: header.clockOffsetMs, data }, generation: header.generation, where };
 }
 
 /**

@@ -21,7 +21,7 @@ import { constants } from 'node:fs';
 import { open, readdir, readFile, rm, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../harness/errors.js';
-import { onEventAppended, onStoreChanged } from './events.js';
+import { onStoreChanged } from './events.js';
 import {
   decode,
   encode,
@@ -32,6 +32,7 @@ import {
   writeLinesAtomically,
   type EncodedValue,
 } from './persistence.js';
+import { entryProblem } from './state-shapes.js';
 import { BoundedLog, clearStore, Collection, trackRecordChanges, type BaseRecord, type Store, type TokenRecord } from './store.js';
 
 /** Journal bytes after which a new generation and a background snapshot start (16 MiB). */
@@ -56,6 +57,28 @@ type Change =
 
 /** One line of a journal: a commit (id sequence, clock offset and changes), or the mark of a clean close. */
 type JournalLine = { i: number; o: number; x: Change[] } | { closed: true };
+
+const CHANGE_ARITY: Readonly<Record<string, number>> = { reset: 1, put: 3, del: 3, add: 3, tok: 2, map: 4, unmap: 3 };
+
+/**
+ * What is wrong with the shape of a parsed journal line, or undefined when it is a commit
+ * (`{i, o, x: [change...]}`, each change an array whose first item names a kind and whose names are
+ * strings) or the mark of a clean close. The values inside a change are checked when they are applied.
+ */
+function journalLineProblem(line: unknown): string | undefined {
+  if (line === null || typeof line !== 'object' || Array.isArray(line)) return 'not a JSON object';
+  const fields = line as Record<string, unknown>;
+  if (fields.closed === true) return undefined;
+  if (!Number.isSafeInteger(fields.i)) return 'no integer id sequence "i"';
+  if (typeof fields.o !== 'number' || !Number.isFinite(fields.o)) return 'no clock offset "o"';
+  if (!Array.isArray(fields.x)) return 'no list of changes "x"';
+  for (const [n, change] of fields.x.entries()) {
+    if (!Array.isArray(change) || typeof change[0] !== 'string' || CHANGE_ARITY[change[0]] !== change.length) return `change ${n + 1} is not a known change`;
+    if (['put', 'del', 'add', 'map', 'unmap'].includes(change[0]) && typeof change[1] !== 'string') return `change ${n + 1} names no store field`;
+    if (change[0] === 'del' && typeof change[2] !== 'string') return `change ${n + 1} deletes no record id`;
+  }
+  return undefined;
+}
 
 /** The journal of one generation. */
 export function journalPath(file: string, generation: number): string {
@@ -151,6 +174,13 @@ function fieldOf(store: Store, name: string): unknown {
   return Object.hasOwn(store, name) ? (store as unknown as Record<string, unknown>)[name] : undefined;
 }
 
+/** `value`, when it fits the store field `field` ({@link entryProblem}). @throws Error saying what does not fit */
+function mustFit<T>(store: Store, field: string, value: T, key?: unknown): T {
+  const problem = entryProblem(store, field, value, key);
+  if (problem !== undefined) throw new Error(`${field}: ${problem}`);
+  return value;
+}
+
 /** Applies one commit to a store. @throws SyntaxError-like Error for a change that does not fit the store */
 function applyCommit(store: Store, commit: { i: number; o: number; x: Change[] }, index: ReplayIndex): void {
   for (const change of commit.x) {
@@ -178,6 +208,7 @@ function applyCommit(store: Store, commit: { i: number; o: number; x: Change[] }
           break;
         }
         const record = decode(encoded, change[1]) as BaseRecord;
+        mustFit(store, change[1], record);
         const existing = collection.get(record.id);
         if (existing) collection.update(existing, record);
         else collection.insert(record);
@@ -195,6 +226,7 @@ function applyCommit(store: Store, commit: { i: number; o: number; x: Change[] }
         let ids = index.logIds.get(change[1]);
         if (!ids) index.logIds.set(change[1], (ids = new Set(log.map((entry: { id: string }) => entry.id))));
         const entry = decode(change[2], change[1]) as { id: string };
+        mustFit(store, change[1], entry);
         if (ids.has(entry.id)) break;
         ids.add(entry.id);
         log.push(entry);
@@ -202,6 +234,7 @@ function applyCommit(store: Store, commit: { i: number; o: number; x: Change[] }
       }
       case 'tok': {
         const token = decode(change[1], 'tokens') as TokenRecord;
+        mustFit(store, 'tokens', token);
         index.tokens ??= new Map(store.tokens.map((t) => [t.digest.toString('hex'), t]));
         const key = token.digest.toString('hex');
         const existing = index.tokens.get(key);
@@ -217,7 +250,8 @@ function applyCommit(store: Store, commit: { i: number; o: number; x: Change[] }
         const map = fieldOf(store, change[1]);
         if (!(map instanceof Map)) throw new Error(`no map ${change[1]}`);
         const key = decode(change[2], `${change[1]} key`);
-        if (change[0] === 'map') map.set(key, decode(change[3], change[1]));
+        if (typeof key !== 'string') throw new Error(`${change[1]}: a map entry has no string key`);
+        if (change[0] === 'map') map.set(key, mustFit(store, change[1], decode(change[3], change[1]), key));
         else map.delete(key);
         break;
       }
@@ -244,7 +278,7 @@ export async function recoverState(file: string, options: { clock?: () => Date }
     await Promise.all(generations.map((g) => rm(journalPath(file, g), { force: true })));
     return undefined;
   }
-  const store = restoreStore(read.snapshot, options.clock ? { clock: options.clock } : {});
+  const store = restoreStore(read.snapshot, { ...(options.clock ? { clock: options.clock } : {}), ...(read.where ? { where: read.where } : {}) });
   const base = Math.max(read.generation, 1);
   await Promise.all(generations.filter((g) => g < base).map((g) => rm(journalPath(file, g), { force: true })));
   const replay = generations.filter((g) => g >= base);
@@ -265,6 +299,10 @@ export async function recoverState(file: string, options: { clock?: () => Date }
         line = JSON.parse(lines[i]!) as JournalLine;
       } catch (error) {
         throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state journal ${journal} is corrupt at line ${i + 1} (${(error as Error).message}); move FILE and its journals away or pass another --state file`, { cause: error });
+      }
+      const shape = journalLineProblem(line);
+      if (shape !== undefined) {
+        throw new HarnessError('CNF_ERR_CONFIG_INVALID', `the state journal ${journal} is corrupt at line ${i + 1} (${shape}); move FILE and its journals away or pass another --state file`);
       }
       offset += Buffer.byteLength(lines[i]!) + 1;
       if ('closed' in line) {
@@ -376,13 +414,6 @@ export async function startStatePersister(store: Store, file: string, options: P
       kick();
     },
   );
-  // Some state changes assign fields of a stored record in place; the event they emit names the record.
-  const unsubscribeEvents = onEventAppended(store, (event) => {
-    for (const [key, value] of Object.entries(event.data)) {
-      if (typeof value !== 'string' || (key !== 'id' && !key.endsWith('_id'))) continue;
-      for (const collection of names.keys()) if (collection.get(value)) touch(collection, value);
-    }
-  });
   const unsubscribeChanges = onStoreChanged(store, () => kick());
 
   /** The changes since the last commit as one journal line, or undefined when there are none. */
@@ -559,7 +590,6 @@ export async function startStatePersister(store: Store, file: string, options: P
     stats: () => ({ ...counters, generation, journalBytes }),
     async close() {
       if (closed) return;
-      unsubscribeEvents();
       unsubscribeChanges();
       if (compaction) await compaction.catch(() => undefined);
       await durable();

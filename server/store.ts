@@ -656,8 +656,6 @@ export class Collection<T extends BaseRecord> {
   private readonly multiValued = new Set<string>();
   private readonly orders = new Map<string, KeptOrder<T>>();
   private ownChanges = 0;
-  /** Records changed in place and announced by {@link Collection.touch}. */
-  private touched = 0;
   /** The stamp of the last change of membership of each index value, by {@link keyOf}. */
   private readonly keyStamps = new Map<string, number>();
 
@@ -768,20 +766,6 @@ export class Collection<T extends BaseRecord> {
   }
 
   /**
-   * Counts a change made to a stored record in place, behind the collection's back (the record is
-   * named by the event the change emits): reads of it, or of the whole collection, are no longer
-   * current ({@link readsCurrent}). Indexes and orders are not moved: such changes never touch
-   * indexed or sorted fields. Does nothing for an unknown id.
-   */
-  touch(id: string): void {
-    const record = this.byId.get(id);
-    if (!record) return;
-    stamps.set(record, ++lastStamp);
-    this.touched++;
-    this.changes.count++;
-  }
-
-  /**
    * The stamp a read of {@link Reads} would note now: kind 0 the stamp of the record stored under
    * `key` if it is `value` (else -1), kind 1 the membership stamp of the index value `key`, kind 2
    * the collection's change count.
@@ -793,7 +777,7 @@ export class Collection<T extends BaseRecord> {
       return record === undefined ? 0 : stamps.get(record);
     }
     if (kind === 1) return this.keyStamps.get(key) ?? 0;
-    return this.ownChanges + this.touched;
+    return this.ownChanges;
   }
 
   /**
@@ -869,7 +853,7 @@ export class Collection<T extends BaseRecord> {
 
   /** Notes, while {@link recordReads} watches, a read that depends on the whole collection. */
   private scanned(): void {
-    if (recording) recording.push(this, 2, '', undefined, this.ownChanges + this.touched);
+    if (recording) recording.push(this, 2, '', undefined, this.ownChanges);
   }
 
   private index(name: string): Map<IndexValue, Map<string, Set<T>>> {

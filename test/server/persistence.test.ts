@@ -278,6 +278,41 @@ describe('--state FILE', () => {
     expect(readFileSync(file, 'utf8')).toBe(content);
   });
 
+  describe('a state file or journal one of whose lines is replaced', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'state.json');
+    let good: string[] = [];
+    let journal = '';
+    const lineValues = ['null', '[]', '5', '"x"', '{}', '{"f":"orders"}', '{"f":"orders","r":null}', '{"f":"nope","r":{}}', '{"f":"orders","r":{"id":5}}', '{"f":"tokens","a":null}', '{"f":"events","a":5}', '{"f":"authorizationCodes","m":[1]}', '{"f":"orders","r":{"$same":["x","y"]}}'];
+    const journalValues = ['null', '[]', '{}', '{"i":1,"o":0,"x":[null]}', '{"i":1,"o":0,"x":[["put","orders",null]]}', '{"i":1,"o":0,"x":[["tok",null]]}', '{"i":1,"o":0,"x":[["add","events",null]]}', '{"i":1,"o":0,"x":[["map","refreshTokens",null,null]]}', '{"i":1,"o":0,"x":[["del","orders",5]]}'];
+
+    it('is refused with CNF_ERR_CONFIG_INVALID naming the line, whatever the line and the value', async () => {
+      const first = await build({ stateFile: file });
+      first.control.createOrder({ checkout: false });
+      await first.app.close();
+      good = readFileSync(file, 'utf8').split('\n');
+      journal = readFileSync(journalPath(file, 1), 'utf8');
+      // The header, a record near the start, one in the middle, the last records before the end line.
+      for (const line of [1, 2, Math.floor(good.length / 2), good.length - 3, good.length - 2]) {
+        for (const value of lineValues) {
+          const damaged = good.map((text, i) => (i === line - 1 ? value : text)).join('\n');
+          writeFileSync(file, damaged);
+          const refused = await build({ stateFile: file }).then(
+            async (server) => (await server.app.close(), undefined),
+            (error: { code?: string; message: string }) => error,
+          );
+          expect(refused, `line ${line} replaced by ${value}`).toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID', message: expect.stringMatching(/line \d+/) });
+          expect(readFileSync(file, 'utf8')).toBe(damaged);
+        }
+      }
+      writeFileSync(file, good.join('\n'));
+      for (const value of journalValues) {
+        writeFileSync(journalPath(file, 1), `${value}\n${journal}`);
+        await expect(build({ stateFile: file }), value).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID', message: expect.stringMatching(/at line 1/) });
+      }
+    }, 60_000);
+  });
+
   it('refuses a file of another seed than the one asked for', async () => {
     const file = path.join(tempDir(), 'state.json');
     await writeStateFile(file, snapshotStore(createStore({ seed: 5 })));

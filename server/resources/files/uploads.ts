@@ -89,16 +89,14 @@ function completeIfWhole(ctx: MachineContext, upload: UploadRecord, lastNumber: 
   const data = Buffer.concat(upload.parts.map((part) => part.received!.data));
   const digest = sha256(data);
   if (upload.checksum_sha256_base64 !== null && digest.toString('base64') !== upload.checksum_sha256_base64 && !ctx.faults.has('upload_checksum_ignored')) {
-    upload.parts.find((part) => part.number === lastNumber)!.received = null;
+    ctx.store.uploads.update(upload, { parts: upload.parts.map((part) => (part.number === lastNumber ? { ...part, received: null } : part)) });
     return errorReply(400, `BadDigest: the sha256 of the whole file is ${digest.toString('base64')}, not the checksum_sha256_base64 of the create request; send part ${lastNumber} again.`);
   }
   const file = ctx.store.files.get(upload.file_id)!;
   const etag = `"${md5(Buffer.concat(upload.parts.map((part) => Buffer.from(part.received!.etag.slice(1, -1), 'hex')))).toString('hex')}-${upload.parts.length}"`;
   fireFileTransition(ctx, file, 'complete_upload', { sha256: digest, etag, storageVersion: newId(ctx.store).replace(/-/g, '') });
-  // The transition changes the file in place and emits no event: tell the collection (state persistence journals it).
-  ctx.store.files.update(file, {});
   // The bytes are not kept once the file is complete: nothing in the API reads them back.
-  for (const part of upload.parts) part.received = { etag: part.received!.etag, data: Buffer.alloc(0) };
+  ctx.store.uploads.update(upload, { parts: upload.parts.map((part) => ({ ...part, received: { etag: part.received!.etag, data: Buffer.alloc(0) } })) });
   return undefined;
 }
 
@@ -119,9 +117,7 @@ export function receivePart(ctx: MachineContext & { keys: ServerKeys }, request:
     return errorReply(400, `BadDigest: the sha256 of part ${part.number} is ${actual}, not ${expected.find((value) => value !== actual)}.`);
   }
   const etag = `"${md5(request.body).toString('hex')}"`;
-  part.received = { etag, data: request.body };
-  // A part's bytes live inside the upload record: tell the collection (state persistence journals it).
-  ctx.store.uploads.update(upload, { parts: upload.parts });
+  ctx.store.uploads.update(upload, { parts: upload.parts.map((p) => (p === part ? { ...p, received: { etag, data: request.body } } : p)) });
   const refused = completeIfWhole(ctx, upload, part.number);
   return refused ?? { status: 200, headers: { etag } };
 }

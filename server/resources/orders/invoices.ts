@@ -41,7 +41,7 @@ export type InvoiceRefusal = { code: 'ORDER_NOT_PAID' } | { code: 'INVOICE_NOT_G
  */
 export function generateInvoice(ctx: MachineContext, order: OrderRecord): Result<OrderRecord, InvoiceRefusal> {
   if (order.status !== 'paid') return fail({ code: 'ORDER_NOT_PAID' });
-  if (order.invoice_generated_at === null) order.invoice_generated_at = nowTimestamp(ctx.store);
+  if (order.invoice_generated_at === null) ctx.store.orders.update(order, { invoice_generated_at: nowTimestamp(ctx.store) });
   return ok(order);
 }
 
@@ -83,10 +83,11 @@ export function updateBilling(ctx: MachineContext, order: OrderRecord, update: B
   const changed =
     (update.billing_name !== undefined && update.billing_name !== order.billing_name) ||
     (billingAddress !== undefined && JSON.stringify(billingAddress) !== JSON.stringify(order.billing_address));
-  if (update.billing_name !== undefined) order.billing_name = update.billing_name;
-  if (billingAddress !== undefined) order.billing_address = billingAddress;
-  if (changed) order.modified_at = nowTimestamp(ctx.store);
-  return ok(order);
+  if (!changed) return ok(order);
+  const patch: Partial<OrderRecord> = { modified_at: nowTimestamp(ctx.store) };
+  if (update.billing_name !== undefined) patch.billing_name = update.billing_name;
+  if (billingAddress !== undefined) patch.billing_address = billingAddress;
+  return ok(ctx.store.orders.update(order, patch));
 }
 
 function money(cents: number, currency: string): string {
