@@ -8,11 +8,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
  * Spawns `node --import tsx <args>` and waits for the first line the child writes to standard output.
  * @param args the script and its options
  * @param timeoutMs how long to wait for the line (the child is killed when it does not come)
+ * @param options.ipc open an IPC channel to the child (`child.send`, `message` events)
  * @returns the child and its first line parsed as JSON
  * @throws Error when the child exits first or the line does not come in time (with the end of its standard error)
  */
-export async function spawnUntilLine<T>(args: readonly string[], timeoutMs: number): Promise<{ child: ChildProcess; first: T }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function spawnUntilLine<T>(args: readonly string[], timeoutMs: number, options: { ipc?: boolean } = {}): Promise<{ child: ChildProcess; first: T }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-2000)));

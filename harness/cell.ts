@@ -329,8 +329,8 @@ function observer(): { add: (exchange: Exchange) => void; result: () => NonNulla
   };
 }
 
-/** Sends a planned read (polling it until it answers 2xx when it says so). */
-async function sendPlanned(client: Client, planned: PlannedRequest, id: string): Promise<Exchange> {
+/** Sends a planned read (polling it until it answers 2xx when it says so). @returns the last exchange, answered or not */
+export async function sendPlanned(client: Client, planned: PlannedRequest, id: string): Promise<Exchange> {
   const testCase: TestCase = { id, operationId: planned.operation.operationId, pathParams: planned.pathParams, query: planned.query, headers: {}, role: planned.role };
   let exchange = await client.send(planned.operation, testCase);
   if (planned.eventuallyMs && !succeeded(exchange)) {

@@ -313,6 +313,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
         generation: opened.recovered?.generation ?? 1,
         journalBytes: opened.recovered?.journalBytes ?? 0,
         fresh: !restored,
+        faults,
         ...(options.stateCompactAfterBytes !== undefined ? { compactAfterBytes: options.stateCompactAfterBytes } : {}),
       });
     } catch (error) {

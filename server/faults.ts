@@ -15,8 +15,10 @@ export interface FaultDefinition {
   rule: string;
   description: string;
   /**
-   * The harness check id that must report the fault, or `pending:#N` when only a check or suite
-   * of a later issue can (the fault catalogue test counts those without running them).
+   * The harness check id that must report the fault; `test:<file>` when the fault is of the server
+   * itself rather than of its answers (a write lost on restart) and that test of the project
+   * catches it; or `pending:#N` when only a check or suite of a later issue can. The fault
+   * catalogue test runs the harness for check ids only.
    */
   detectedBy: string;
   /**
@@ -383,6 +385,13 @@ const BASE_FAULTS = [
     description: 'Replacing a product\'s benefits answers 200 with the product showing the new set, but nothing is stored.',
     detectedBy: 'write_effect_visible',
     touches: ['products:update_benefits'],
+  },
+  {
+    id: 'write_not_persisted',
+    rule: 'docs/reference-server.md, State file: every acknowledged write survives a restart',
+    description: 'With --state, changes of orders (a billing update, a generated invoice, a new or paid order) are answered but never written to the journal: gone after a restart.',
+    detectedBy: 'test:test/server/persistence-every-write.test.ts',
+    touches: ['@orders'],
   },
 ] as const satisfies readonly FaultDefinition[];
 

@@ -33,6 +33,7 @@ import {
   type EncodedValue,
 } from './persistence.js';
 import { entryProblem } from './state-shapes.js';
+import type { FaultSet } from './faults.js';
 import { BoundedLog, clearStore, Collection, trackRecordChanges, type BaseRecord, type Store, type TokenRecord } from './store.js';
 
 /** Journal bytes after which a new generation and a background snapshot start (16 MiB). */
@@ -353,6 +354,8 @@ export interface PersisterOptions {
   compactAfterBytes?: number;
   /** Called with a failed background write's error (default: a process warning). */
   onError?: (error: Error) => void;
+  /** The server's faults: `write_not_persisted` leaves the changes of orders out of the journal. */
+  faults?: FaultSet;
 }
 
 /**
@@ -424,6 +427,7 @@ export async function startStatePersister(store: Store, file: string, options: P
     const owners = new Map<object, string>();
     for (const [collection, ids] of dirty) {
       const name = names.get(collection)!;
+      if (name === 'orders' && options.faults?.has('write_not_persisted')) continue;
       for (const id of ids) {
         const record = collection.get(id);
         if (!record) {

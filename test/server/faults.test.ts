@@ -1,4 +1,8 @@
 import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { imfFixdateProblem, retryAfterProblem } from '../../checks/response-headers-conformance.js';
@@ -343,6 +347,21 @@ const SHOWS: Record<FaultId, (server: TestServer) => Promise<boolean>> = {
     const { items } = (await server.get('/v1/customer-portal/license-keys/', { limit: 100 }, 'customer_session')).json();
     return items.some((key: { key: string; display_key: string }) => key.display_key.includes(key.key));
   },
+  async write_not_persisted(server) {
+    // A billing update answered 200, then a restart on the same state file.
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'cnf-fault-state-')), 'state.json');
+    const first = await buildApp({ rateLimit: false, faults: server.faults, stateFile: file });
+    const order = created(first.control.createOrder({}));
+    const update = await first.app.inject({ method: 'PATCH', url: `/v1/orders/${order.id}`, headers: { authorization: `Bearer ${first.credentials.admin}` }, payload: { billing_name: 'Kept Ltd' } });
+    expect(update.statusCode).toBe(200);
+    await first.app.close();
+    const second = await buildApp({ rateLimit: false, faults: server.faults, stateFile: file });
+    try {
+      return second.store.orders.get(order.id as string)?.billing_name !== 'Kept Ltd';
+    } finally {
+      await second.app.close();
+    }
+  },
   async payment_methods_of_organization(server) {
     const { items } = (await server.get(`/v1/customers/${server.fixtures.customer_id}/payment-methods`, { limit: 100 })).json();
     return items.some((method: { customer_id: string }) => method.customer_id !== server.fixtures.customer_id);
@@ -354,7 +373,8 @@ describe('fault catalogue', () => {
     expect(new Set(FAULTS.map((f) => f.id)).size).toBe(FAULTS.length);
     for (const fault of FAULTS) {
       expect(fault.id).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
-      expect(fault.detectedBy).toMatch(/^([a-z]+(_[a-z]+)*|pending:#\d+)$/);
+      expect(fault.detectedBy).toMatch(/^([a-z]+(_[a-z]+)*|pending:#\d+|test:test\/[a-z/-]+\.test\.ts)$/);
+      if (fault.detectedBy.startsWith('test:')) expect(existsSync(fileURLToPath(new URL(`../../${fault.detectedBy.slice(5)}`, import.meta.url))), fault.detectedBy).toBe(true);
       expect(fault.rule.length).toBeGreaterThan(0);
       expect(fault.description.length).toBeGreaterThan(0);
     }
