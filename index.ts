@@ -12,12 +12,12 @@
  * Import it by name: `import { runConformance } from 'billing-api-conformance'` (ESM only; the
  * package's `index.js` lets Node load these TypeScript sources, docs/decisions.md).
  */
-export { runConformance, SUITES, SUITE_NEEDS, type RunOptions, type RunOutcome } from './harness/run.js';
-export { replayReport } from './harness/replay.js';
+export { runConformance, SUITES, SUITE_NEEDS, type RunOptions, type RunOutcome } from './cli/run.js';
+export { replayReport } from './cli/replay.js';
 export { startReferenceServer, printBanner, FAULTS, type StartOptions, type RunningReference, type FaultDefinition, type FaultId } from './server/index.js';
 export { CHECKS, CHECK_IDS, selectChecks } from './checks/index.js';
-export { HarnessError, HARNESS_ERROR_CODES, type HarnessErrorCode } from './harness/errors.js';
-export { lintDocument, formatLintResult, type LintResult, type LintDiagnostic } from './spec/lint.js';
-export { loadSpec, specPath, API_VERSIONS, type ApiVersion, type LoadedSpec, type Operation } from './spec/load.js';
+export { HarnessError, HARNESS_ERROR_CODES, type HarnessErrorCode } from './core/errors.js';
+export { lintDocument, formatLintResult, type LintResult, type LintDiagnostic } from './core/spec/lint.js';
+export { loadSpec, specPath, API_VERSIONS, type ApiVersion, type LoadedSpec, type Operation } from './core/spec/load.js';
 export * from './reporters/index.js';
-export type { CellMeta, CellStatus, Check, CheckContext, CheckNeeds, Exchange, Failure, Finding, HttpRequest, HttpResponse, Reproducer, Role, Severity, SkipKind, TestCase } from './harness/types.js';
+export type { CellMeta, CellStatus, Check, CheckContext, CheckNeeds, Exchange, Failure, Finding, HttpRequest, HttpResponse, Reproducer, Role, Severity, SkipKind, TestCase } from './core/types.js';

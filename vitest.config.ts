@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // The workers of a conformance run ignore SIGINT (Ctrl+C signals the whole process group): the
-// main process ends the run and writes its reports (harness/interruptible-run.ts).
-const WORKER_SIGNALS = ['--require', fileURLToPath(new URL('./harness/worker-signals.cjs', import.meta.url))];
+// main process ends the run and writes its reports (cli/interruptible-run.ts).
+const WORKER_SIGNALS = ['--require', fileURLToPath(new URL('./cli/worker-signals.cjs', import.meta.url))];
 
 // Three projects (design.md): `unit` is the project's own tests, no network beyond loopback servers
 // the tests start themselves; `conformance` is the suites, run against a target by `conformance run`;

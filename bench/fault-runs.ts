@@ -8,10 +8,10 @@
  */
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { runConformance } from '../harness/run.js';
+import { runConformance } from '../cli/run.js';
 import { FAULTS, touchedOperations } from '../server/faults.js';
-import { loadSpec } from '../spec/load.js';
-import { documentOperationIds } from '../suites/stateful/scenario.js';
+import { loadSpec } from '../core/spec/load.js';
+import { documentOperationIds } from '../engine/stateful/scenario.js';
 
 const { values, positionals } = parseArgs({ options: { runs: { type: 'string', default: '15' }, seed: { type: 'string', default: '20261122' } }, allowPositionals: true });
 const runs = Number(values.runs);

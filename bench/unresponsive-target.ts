@@ -1,7 +1,7 @@
 /**
  * `npm run bench:unresponsive [-- hang slow drip reset garbage mix interrupt]`: how long
  * `conformance run --target URL` takes, at its default options, against a target that answers the
- * reachability probe and then misbehaves on every request (test/harness/chaos-target.ts), and what
+ * reachability probe and then misbehaves on every request (test/cli/chaos-target.ts), and what
  * it leaves behind. Each row starts the chaos target on 127.0.0.1, runs the real command line in a
  * child process with a token for every role (so that every cell that can run does), and measures
  * the wall time, the exit code, whether junit.xml and report.json were written, the cells by
@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BEHAVIOURS, startChaosTarget, type Behaviour } from '../test/harness/chaos-target.js';
+import { BEHAVIOURS, startChaosTarget, type Behaviour } from '../test/cli/chaos-target.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'bin', 'conformance.js');

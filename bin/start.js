@@ -2,4 +2,4 @@
 // checks the Node version first, since bin/register.js uses APIs an older Node lacks).
 import './register.js';
 
-await import('../harness/cli.ts');
+await import('../cli/cli.ts');

@@ -4,7 +4,7 @@
  * detail}`); a document that documents no 401 body is held to the status alone.
  * @see api-description.md, Errors
  */
-import type { CheckContext, Finding, HttpResponse } from '../harness/types.js';
+import type { CheckContext, Finding, HttpResponse } from '../core/types.js';
 import { mediaTypeOf } from './content-type-conformance.js';
 import { brief } from './support.js';
 

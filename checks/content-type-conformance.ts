@@ -1,4 +1,4 @@
-import type { Check } from '../harness/types.js';
+import type { Check } from '../core/types.js';
 
 /** The media type of a Content-Type header value, lower-case, without parameters. */
 export function mediaTypeOf(header: string | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import type { Check, Finding } from '../harness/types.js';
+import type { Check, Finding } from '../core/types.js';
 import { brief, instantMicros, listBody, queryValues, valuesAtPath } from './support.js';
 
 function normalize(value: unknown): string {

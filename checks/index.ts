@@ -1,7 +1,7 @@
 /**
  * The check registry: every check by id, in the order reports show them.
  */
-import type { Check } from '../harness/types.js';
+import type { Check } from '../core/types.js';
 import { contentTypeConformance } from './content-type-conformance.js';
 import { filterRespected } from './filter-respected.js';
 import { insufficientScopeRejected } from './insufficient-scope-rejected.js';

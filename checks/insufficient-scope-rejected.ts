@@ -1,6 +1,6 @@
-import type { Check } from '../harness/types.js';
+import type { Check } from '../core/types.js';
 import { brief } from './support.js';
-import { acceptsOrganizationToken } from '../harness/operation-inputs.js';
+import { acceptsOrganizationToken } from '../core/operation-needs.js';
 
 /**
  * A valid token that carries none of an operation's scopes is refused: the API description shows

@@ -5,11 +5,11 @@
  * document. The bundled API's checks enforce rules of spec/rules.yaml that no schema states (page
  * sizes and counts, version precision, masking, embedded references, scopes and roles, tenancy, the
  * rate limit) and apply only where the document has those rules: the bundled documents, or one that
- * opts in with `x-conformance-api-rules` (spec/load.ts); elsewhere they are not applicable.
+ * opts in with `x-conformance-api-rules` (core/spec/load.ts); elsewhere they are not applicable.
  * @see issue 13, "Two layers of checks, visibly apart"
  */
-import type { Check, CheckContext } from '../harness/types.js';
-import { API_RULES_EXTENSION } from '../spec/load.js';
+import type { Check, CheckContext } from '../core/types.js';
+import { API_RULES_EXTENSION } from '../core/spec/load.js';
 
 /** A check's layer: `generic` (any OpenAPI document) or `api` (the bundled API's rules only). */
 export type CheckLayer = 'generic' | 'api';

@@ -1,4 +1,4 @@
-import type { Check, Exchange, Finding } from '../harness/types.js';
+import type { Check, Exchange, Finding } from '../core/types.js';
 import { brief, listBody } from './support.js';
 
 const refused = (status: number) => status === 401 || status === 403;

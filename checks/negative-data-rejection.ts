@@ -1,6 +1,6 @@
-import type { Check } from '../harness/types.js';
+import type { Check } from '../core/types.js';
 import { brief } from './support.js';
-import { SAFE_METHODS } from '../harness/operation-inputs.js';
+import { SAFE_METHODS } from '../core/operation-needs.js';
 
 /**
  * A request with one query parameter, path parameter or body field its schema rejects is refused.

@@ -1,4 +1,4 @@
-import type { Check } from '../harness/types.js';
+import type { Check } from '../core/types.js';
 
 /**
  * A request gets an answer, and never a 5xx. A timeout, a reset or a refused connection is a

@@ -1,4 +1,4 @@
-import type { Check, Exchange, Finding } from '../harness/types.js';
+import type { Check, Exchange, Finding } from '../core/types.js';
 import { listBody, requestedPage } from './support.js';
 
 function ids(exchange: Exchange): string[] {

@@ -1,4 +1,4 @@
-import type { Check } from '../harness/types.js';
+import type { Check } from '../core/types.js';
 import { DEFAULT_LIMIT, listBody } from './support.js';
 
 /**

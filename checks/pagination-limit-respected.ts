@@ -1,4 +1,4 @@
-import type { Check } from '../harness/types.js';
+import type { Check } from '../core/types.js';
 import { MAX_LIMIT, listBody, requestedPage } from './support.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Check, CheckContext } from '../harness/types.js';
-import type { Parameter } from '../spec/load.js';
+import type { Check, CheckContext } from '../core/types.js';
+import type { Parameter } from '../core/spec/load.js';
 import { documentsObject, listed } from './response-objects.js';
 import { brief, listBody } from './support.js';
 

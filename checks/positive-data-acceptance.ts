@@ -1,6 +1,6 @@
-import type { Check, QueryValues } from '../harness/types.js';
-import type { Operation } from '../spec/load.js';
-import { parameterAccepts } from '../generators/parameter-value.js';
+import type { Check, QueryValues } from '../core/types.js';
+import type { Operation } from '../core/spec/load.js';
+import { parameterAccepts } from '../core/spec/parameter-accepts.js';
 import { MAX_LIMIT, brief, queryValues } from './support.js';
 
 /** Whether page and limit, when given, are integers the schema accepts (limit above 100 may be refused). */

@@ -1,4 +1,4 @@
-import type { Check, Finding } from '../harness/types.js';
+import type { Check, Finding } from '../core/types.js';
 import { documentsObject, listed, objectsIn, own, successJson } from './response-objects.js';
 import { brief } from './support.js';
 

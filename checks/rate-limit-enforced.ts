@@ -1,5 +1,5 @@
-import type { Check, CheckContext, Exchange } from '../harness/types.js';
-import type { LoadedSpec, Operation } from '../spec/load.js';
+import type { Check, CheckContext, Exchange } from '../core/types.js';
+import type { LoadedSpec, Operation } from '../core/spec/load.js';
 import { retryAfterProblem } from './response-headers-conformance.js';
 import { brief } from './support.js';
 

@@ -1,4 +1,4 @@
-import type { Check } from '../harness/types.js';
+import type { Check } from '../core/types.js';
 import { documentsObject, isSubscription, isSubscriptionSchema, listed, namedProduct, objectsIn, own, successJson } from './response-objects.js';
 import { brief } from './support.js';
 

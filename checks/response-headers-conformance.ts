@@ -2,8 +2,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import type { Check, CheckContext, Exchange, Finding } from '../harness/types.js';
-import type { Operation, Schema } from '../spec/load.js';
+import type { Check, CheckContext, Exchange, Finding } from '../core/types.js';
+import type { Operation, Schema } from '../core/spec/load.js';
 import { brief } from './support.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the function is on `.default`.

@@ -4,8 +4,8 @@
  * properties at all (their `appliesTo`, so that an operation whose answers cannot show the
  * invariant is reported as skipped with the reason, never as passed).
  */
-import type { Operation, Schema } from '../spec/load.js';
-import type { Exchange } from '../harness/types.js';
+import type { Operation, Schema } from '../core/spec/load.js';
+import type { Exchange } from '../core/types.js';
 
 /** A JSON object of a response body. */
 export type JsonObject = Record<string, unknown>;

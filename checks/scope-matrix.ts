@@ -5,8 +5,8 @@
  * @see api-description.md, Authentication ("Each endpoint lists a read scope and a write scope
  *   where either suffices; write-only endpoints list only the write scope.")
  */
-import type { Check, CheckContext } from '../harness/types.js';
-import { acceptsOrganizationToken } from '../harness/operation-inputs.js';
+import type { Check, CheckContext } from '../core/types.js';
+import { acceptsOrganizationToken } from '../core/operation-needs.js';
 import { brief } from './support.js';
 
 function judged(ctx: CheckContext): true | string {

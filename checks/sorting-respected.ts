@@ -1,4 +1,4 @@
-import type { Check, CheckContext, Finding } from '../harness/types.js';
+import type { Check, CheckContext, Finding } from '../core/types.js';
 import { brief, listBody, mayPrecede, queryValues, sameSortValue, valuesAtPath } from './support.js';
 
 interface Criterion {

@@ -1,5 +1,5 @@
-import type { Check } from '../harness/types.js';
-import type { LoadedSpec, Operation } from '../spec/load.js';
+import type { Check } from '../core/types.js';
+import type { LoadedSpec, Operation } from '../core/spec/load.js';
 
 /**
  * Whether a status code is documented for an operation: by its responses (exactly, as a range

@@ -2,7 +2,7 @@
  * Small pure helpers the checks share: reading list bodies, query values and field paths, and
  * comparing values the way a correct target may order them.
  */
-import type { Exchange, QueryValues } from '../harness/types.js';
+import type { Exchange, QueryValues } from '../core/types.js';
 
 /** Default page size, in items (section Limits). */
 export const DEFAULT_LIMIT = 10;

@@ -1,5 +1,5 @@
-import type { Check, Exchange } from '../harness/types.js';
-import { acceptsOrganizationToken } from '../harness/operation-inputs.js';
+import type { Check, Exchange } from '../core/types.js';
+import { acceptsOrganizationToken } from '../core/operation-needs.js';
 import { listBody } from './support.js';
 
 /** Ids and `organization_id` values of the items of a 200 list answer; undefined when it is not one. */

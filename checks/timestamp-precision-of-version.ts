@@ -1,4 +1,4 @@
-import type { Check } from '../harness/types.js';
+import type { Check } from '../core/types.js';
 
 /** A timestamp of a response body and where it is (`items[0].created_at`). */
 export interface BodyTimestamp {

@@ -1,4 +1,4 @@
-import type { Check } from '../harness/types.js';
+import type { Check } from '../core/types.js';
 import { brief, valuesAtPath } from './support.js';
 
 /** A field that one API version has and the other has not, and where the responses show it. */

@@ -1,4 +1,4 @@
-import type { Check, Exchange, Finding } from '../harness/types.js';
+import type { Check, Exchange, Finding } from '../core/types.js';
 import { brief, listBody } from './support.js';
 
 /** What the owner's read-back must show after a successful write: why it does not, or undefined when it does. */
@@ -100,7 +100,7 @@ export const writeEffectVisible: Check = {
       }];
     }
     const readBack = history[0];
-    // The harness reads back whenever a successful answer says what to read (harness/write-cases.ts).
+    // The harness reads back whenever a successful answer says what to read (engine/write-cases.ts).
     if (!readBack) {
       return [{
         kind: 'write_effect_unverifiable',

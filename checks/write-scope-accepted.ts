@@ -1,5 +1,5 @@
-import type { Check } from '../harness/types.js';
-import { acceptsOrganizationToken } from '../harness/operation-inputs.js';
+import type { Check } from '../core/types.js';
+import { acceptsOrganizationToken } from '../core/operation-needs.js';
 import { brief } from './support.js';
 
 /**

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 // The English locale alone: the package's main entry loads every locale (about 150 ms).
 import { faker as english } from '@faker-js/faker/locale/en';
 import type { Faker, Randomizer } from '@faker-js/faker';
-import type { SchemaPredicate } from './schema-validator.js';
+import type { SchemaPredicate } from '../core/spec/schema-validator.js';
 
 /**
  * mulberry32: a 32-bit generator whose seeding is one assignment. Faker's own Mersenne Twister

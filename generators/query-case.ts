@@ -5,8 +5,8 @@
  * values for `page` and `limit` (section Limits).
  */
 import fc from 'fast-check';
-import type { Operation, Parameter, Schema } from '../spec/load.js';
-import type { QueryValues } from '../harness/types.js';
+import type { Operation, Parameter, Schema } from '../core/spec/load.js';
+import type { QueryValues } from '../core/types.js';
 import { boundedIntegerArbitrary, schemaArbitrary } from './schema-value.js';
 import { requiredQuery } from './parameter-value.js';
 

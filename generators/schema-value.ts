@@ -12,9 +12,9 @@
  * @see https://spec.openapis.org/oas/v3.1.0#schema-object
  */
 import fc from 'fast-check';
-import type { Schema } from '../spec/load.js';
+import type { Schema } from '../core/spec/load.js';
 import { fakerKindFor, realisticArbitrary } from './faker-value.js';
-import { schemaValidator } from './schema-validator.js';
+import { schemaValidator } from '../core/spec/schema-validator.js';
 
 /** Which side of the API the values are for: readOnly properties are left out of requests, writeOnly out of responses, even when required. */
 export type Direction = 'request' | 'response';
@@ -68,7 +68,7 @@ export const SUPPORTED_KEYWORDS: Readonly<Record<string, string>> = {
   discriminator: 'annotation: each alternative pins its property with const, which oneOf derives',
   readOnly: 'left out of requests, required or not (OpenAPI: its `required` applies to responses only)',
   writeOnly: 'left out of responses, required or not (OpenAPI: its `required` applies to requests only)',
-  $ref: 'resolved before derivation (spec/load.ts dereferences); a remaining $ref is an error',
+  $ref: 'resolved before derivation (core/spec/load.ts dereferences); a remaining $ref is an error',
   title: 'annotation', description: 'annotation', default: 'annotation', examples: 'annotation', example: 'annotation',
   deprecated: 'annotation', $comment: 'annotation',
   'x-known-values': 'annotation of an open string: with `realistic`, the known values are drawn often',

@@ -11,8 +11,8 @@
 import { relative, isAbsolute } from 'node:path';
 import pc from 'picocolors';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
-import { renderTransitionCoverage } from '../checks/stateful/transitions.js';
-import type { CellMeta, CellStatus, Failure, SkipKind } from '../harness/types.js';
+import { renderTransitionCoverage } from '../engine/stateful/transitions.js';
+import type { CellMeta, CellStatus, Failure, SkipKind } from '../core/types.js';
 import { COVERAGE_MEASURES, coverageOf, formatPercent, type Coverage, type CoverageSource } from './coverage.js';
 import { compactJson, formatDuration, plural, replayLine, reproducerLines, truncate } from './format.js';
 import { buildMatrix, type Matrix } from './matrix.js';

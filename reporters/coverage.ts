@@ -12,8 +12,8 @@
  * @see https://spec.openapis.org/oas/v3.1.0#parameter-object (a parameter is unique by `in` and `name`)
  */
 import { isDocumentedStatus } from '../checks/status-code-conformance.js';
-import type { CellMeta } from '../harness/types.js';
-import type { LoadedSpec } from '../spec/load.js';
+import type { CellMeta } from '../core/types.js';
+import type { LoadedSpec } from '../core/spec/load.js';
 
 /** The three things coverage counts, in the order reports show them. */
 export const COVERAGE_MEASURES = ['operations', 'statuses', 'parameters'] as const;

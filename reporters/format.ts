@@ -2,7 +2,7 @@
  * Formatting shared by the reporters: failure de-duplication, compact JSON, the replay line and
  * durations. Plain text only; colours belong to the console reporter.
  */
-import type { CellMeta, Failure, Reproducer } from '../harness/types.js';
+import type { CellMeta, Failure, Reproducer } from '../core/types.js';
 
 /** Failures that share a de-duplication key: the first one stands for all `count` occurrences. */
 export interface FailureGroup {

@@ -15,8 +15,8 @@
  */
 import { createHash } from 'node:crypto';
 import pkg from '../package.json' with { type: 'json' };
-import { transitionCoverage, type MachineCoverage, type TransitionCoverage } from '../checks/stateful/transitions.js';
-import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse, SkipKind } from '../harness/types.js';
+import { transitionCoverage, type MachineCoverage, type TransitionCoverage } from '../engine/stateful/transitions.js';
+import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse, SkipKind } from '../core/types.js';
 import { COVERAGE_MEASURES, describeShortfall, formatPercent, type Coverage, type CoverageMeasure, type OperationCoverage } from './coverage.js';
 import { formatDuration, groupFailures, plural, reproducerLines, truncate } from './format.js';
 import { redactHeaders } from './json.js';

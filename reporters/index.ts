@@ -3,8 +3,8 @@
  */
 import { join } from 'node:path';
 import type { Reporter } from 'vitest/node';
-import { HarnessError } from '../harness/errors.js';
-import type { LoadedSpec } from '../spec/load.js';
+import { HarnessError } from '../core/errors.js';
+import type { LoadedSpec } from '../core/spec/load.js';
 import { ConsoleReporter } from './console.js';
 import { isPercent } from './coverage.js';
 import { HtmlReporter } from './html.js';

@@ -4,8 +4,8 @@
  * reproducer, with credentials in headers redacted and bodies cut to 1 MiB.
  */
 import pkg from '../package.json' with { type: 'json' };
-import { transitionCoverage, type TransitionCoverage } from '../checks/stateful/transitions.js';
-import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse } from '../harness/types.js';
+import { transitionCoverage, type TransitionCoverage } from '../engine/stateful/transitions.js';
+import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse } from '../core/types.js';
 import { type Coverage } from './coverage.js';
 import { buildMatrix } from './matrix.js';
 import { summarize, type HarnessProblem, type RunResults, type RunSummary } from './results.js';

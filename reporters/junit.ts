@@ -13,9 +13,9 @@
  */
 import { createRequire } from 'node:module';
 import type { Builder, TestCase as JUnitTestCase, TestSuite as JUnitTestSuite } from 'junit-report-builder';
-import { transitionCoverage } from '../checks/stateful/transitions.js';
-import type { CellMeta, Failure } from '../harness/types.js';
-import type { LoadedSpec } from '../spec/load.js';
+import { transitionCoverage } from '../engine/stateful/transitions.js';
+import type { CellMeta, Failure } from '../core/types.js';
+import type { LoadedSpec } from '../core/spec/load.js';
 import { COVERAGE_MEASURES, formatCoverageTotal, type Coverage } from './coverage.js';
 import { compactJson, replayLine, reproducerLines } from './format.js';
 import { type HarnessProblem, type ReportCell, type RunResults } from './results.js';

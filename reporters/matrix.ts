@@ -2,7 +2,7 @@
  * The operation x check matrix that every reporter shows: operations as rows, check ids as
  * columns, each cell's status or nothing when that check did not run on that operation.
  */
-import type { CellMeta, CellStatus } from '../harness/types.js';
+import type { CellMeta, CellStatus } from '../core/types.js';
 import { CHECK_IDS } from '../checks/index.js';
 
 /**

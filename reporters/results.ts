@@ -8,7 +8,7 @@
  * @see style.md, "A failure is data"
  */
 import type { SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
-import type { CellMeta, CellStatus, SkipKind } from '../harness/types.js';
+import type { CellMeta, CellStatus, SkipKind } from '../core/types.js';
 import type { Coverage } from './coverage.js';
 
 /**
@@ -98,7 +98,7 @@ export function collectResults(
       // The test's own duration, for JUnit's `time`; a stand-in module (tests) may have no diagnostic.
       const durationMs = testCase.diagnostic?.()?.duration;
       if (outcome.cell) cells.push(durationMs === undefined ? outcome.cell : { ...outcome.cell, durationMs: Math.max(0, durationMs) });
-      // The response checks' findings on the test's other exchanges (harness/judge.ts), each on its own operation and check.
+      // The response checks' findings on the test's other exchanges (engine/judge.ts), each on its own operation and check.
       if (outcome.cell || testCase.result().state !== 'pending') cells.push(...(testCase.meta().judged ?? []));
       errors.push(...outcome.errors);
     }

@@ -14,7 +14,7 @@ export interface RunInfo {
   /** Heading of the report; defaults to the reporter's own. */
   title?: string;
   /**
-   * What loading the document changed or ignored (spec/load.ts `LoadedSpec.notes`: an OpenAPI 3.0
+   * What loading the document changed or ignored (core/spec/load.ts `LoadedSpec.notes`: an OpenAPI 3.0
    * document upgraded to 3.1, formats no validator knows), shown so that a person knows what the
    * checks judged against; empty or absent for none.
    */

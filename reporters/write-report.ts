@@ -3,7 +3,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { HarnessError } from '../harness/errors.js';
+import { HarnessError } from '../core/errors.js';
 
 /**
  * Writes a report file, creating its directory.

@@ -9,8 +9,8 @@
  * @see shared/design.md, Reference server
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { HarnessError } from '../harness/errors.js';
-import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } from '../spec/load.js';
+import { HarnessError } from '../core/errors.js';
+import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } from '../core/spec/load.js';
 import { authenticate, authorize, issueDemoTokens, type DemoTokenName, type Principal, type ReferenceRole } from './auth.js';
 import { compileBodyParser, FORM_MEDIA_TYPE, InvalidJsonBody, parseFormBody, UnreadBody } from './body.js';
 import { createControl, registerControlRoutes, type ReferenceControl } from './control.js';

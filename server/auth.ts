@@ -5,7 +5,7 @@
  * @see shared/api-description.md, Authentication; Errors
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SecurityRequirement } from '../spec/load.js';
+import type { SecurityRequirement } from '../core/spec/load.js';
 import type { FaultSet } from './faults.js';
 import { errorReply, type Reply } from './replies.js';
 import type { Store, TokenKind, TokenRecord } from './store.js';

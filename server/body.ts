@@ -9,7 +9,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { Operation, Schema } from '../spec/load.js';
+import type { Operation, Schema } from '../core/spec/load.js';
 import type { Reply, ValidationEntry } from './replies.js';
 import { entryFor } from './validation.js';
 

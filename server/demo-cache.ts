@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import { specCacheDir } from '../spec/load.js';
+import { specCacheDir } from '../core/spec/load.js';
 import type { DemoTokenName } from './auth.js';
 import type { DemoData } from './demo-data.js';
 import { restoreStore, snapshotStore, type StoreSnapshot } from './persistence.js';

@@ -5,7 +5,7 @@
  * know about either.
  * @see shared/api-description.md, Events; shared/design.md, Events and webhooks
  */
-import type { ApiVersion } from '../spec/load.js';
+import type { ApiVersion } from '../core/spec/load.js';
 import type { FaultSet } from './faults.js';
 import { Collection, newId, nowTimestamp, type EventRecord, type Store } from './store.js';
 

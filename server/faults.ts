@@ -3,8 +3,8 @@
  * prove that the harness finds each one and that its suites are not vacuous.
  * @see shared/design.md, Reference server (Faults)
  */
-import { HarnessError } from '../harness/errors.js';
-import type { ApiVersion, LoadedSpec, Operation } from '../spec/load.js';
+import { HarnessError } from '../core/errors.js';
+import type { ApiVersion, LoadedSpec, Operation } from '../core/spec/load.js';
 import { WRITE_FAULTS, type WriteFaultId } from './write-faults.js';
 
 /** One fault: what breaks, which API rule it breaks and the harness check expected to catch it. */

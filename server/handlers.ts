@@ -3,7 +3,7 @@
  * are bound here, and a unit test fails when an operation of the spec has no handler.
  * @see shared/design.md, Reference server
  */
-import type { LoadedSpec } from '../spec/load.js';
+import type { LoadedSpec } from '../core/spec/load.js';
 import type { OperationHandler } from './handler-types.js';
 import { generatePortalInvoiceHandler, getPortalInvoiceHandler, getPortalOrderHandler, getPortalReceiptHandler, listPortalLicenseKeysHandler, updatePortalOrderHandler } from './resources/customer-portal/handlers.js';
 import { claimSeatHandler } from './resources/customer-seats/handlers.js';

@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { HarnessError } from '../harness/errors.js';
+import { HarnessError } from '../core/errors.js';
 import { entryProblem } from './state-shapes.js';
 import { Collection, createStore, type BaseRecord, type Store } from './store.js';
 

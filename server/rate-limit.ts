@@ -9,7 +9,7 @@
 import { isIP } from 'node:net';
 import rateLimitPlugin from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HarnessError } from '../harness/errors.js';
+import { HarnessError } from '../core/errors.js';
 import type { FaultSet } from './faults.js';
 import { send } from './http.js';
 import type { Reply } from './replies.js';

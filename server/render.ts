@@ -3,7 +3,7 @@
  * version, which is applied here and nowhere else.
  * @see shared/api-description.md, Versioning
  */
-import type { ApiVersion } from '../spec/load.js';
+import type { ApiVersion } from '../core/spec/load.js';
 import type { FaultSet } from './faults.js';
 import type { Store } from './store.js';
 import { withoutFraction } from './timestamps.js';

@@ -20,7 +20,7 @@
 import { constants } from 'node:fs';
 import { open, readdir, readFile, rm, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { HarnessError } from '../harness/errors.js';
+import { HarnessError } from '../core/errors.js';
 import { onStoreChanged } from './events.js';
 import {
   decode,

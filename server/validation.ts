@@ -8,7 +8,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { Parameter, Schema } from '../spec/load.js';
+import type { Parameter, Schema } from '../core/spec/load.js';
 import type { ValidationEntry } from './replies.js';
 
 // ajv-formats ships CommonJS with a default export; under NodeNext it arrives wrapped.

@@ -11,7 +11,7 @@
  * description does show (`{error, detail}`, `{detail: [...]}`).
  * @see shared/design.md, Reference server (Faults); shared/api-description.md, Errors
  */
-import type { LoadedSpec, Operation, Schema } from '../spec/load.js';
+import type { LoadedSpec, Operation, Schema } from '../core/spec/load.js';
 import type { Reply } from './replies.js';
 
 /** The operations that get write-side faults, by the slug their fault ids start with. */

@@ -3,7 +3,7 @@
  * the deletion with anonymize=true holds another one (or none) after it.
  * @see ../../../shared/api-description.md, Endpoints (DELETE /v1/customers/external/{external_id}: anonymize); Customer
  */
-import type { Finding } from '../../harness/types.js';
+import type { Finding } from '../../core/types.js';
 
 /** The customer fields that are personal data (name, email and billing details). @see api-description.md, Customer */
 export const PERSONAL_FIELDS: readonly string[] = ['email', 'name', 'billing_name', 'billing_address', 'tax_id'];

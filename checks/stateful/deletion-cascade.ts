@@ -7,8 +7,8 @@
  * observed for the transition coverage and never judged.
  * @see ../../../shared/api-description.md, Endpoints (DELETE /v1/customers/external/{external_id})
  */
-import type { TargetEvent } from '../../harness/adapter.js';
-import type { Finding } from '../../harness/types.js';
+import type { TargetEvent } from '../../core/adapter.js';
+import type { Finding } from '../../core/types.js';
 
 type Item = Record<string, unknown>;
 

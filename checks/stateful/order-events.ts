@@ -4,8 +4,8 @@
  * the order is paid, order.updated and order.paid after the completion.
  * @see ../../../shared/api-description.md, States and transitions; Events
  */
-import type { TargetEvent } from '../../harness/adapter.js';
-import type { Finding } from '../../harness/types.js';
+import type { TargetEvent } from '../../core/adapter.js';
+import type { Finding } from '../../core/types.js';
 
 /** The events of the log that are about the order `orderId` (their data's id), in log order. */
 export function eventsOfOrder(events: readonly TargetEvent[], orderId: string): TargetEvent[] {

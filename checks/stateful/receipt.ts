@@ -3,7 +3,7 @@
  * URL, and that URL, fetched without the API's credentials, answers the receipt PDF.
  * @see ../../../shared/api-description.md, Endpoints (GET /v1/orders/{id}/receipt: url, presigned URL to the receipt PDF)
  */
-import type { Exchange, Finding } from '../../harness/types.js';
+import type { Exchange, Finding } from '../../core/types.js';
 
 /** The media type of a PDF document. @see https://www.rfc-editor.org/rfc/rfc8118 */
 export const PDF_MEDIA_TYPE = 'application/pdf';

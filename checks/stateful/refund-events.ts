@@ -4,8 +4,8 @@
  * after a refund is not stated, so it is never judged.
  * @see ../../../shared/api-description.md, What the service does (refunds are readable); States and transitions (Order (any): refund, partial or full); Events (order.updated)
  */
-import type { TargetEvent } from '../../harness/adapter.js';
-import type { Finding } from '../../harness/types.js';
+import type { TargetEvent } from '../../core/adapter.js';
+import type { Finding } from '../../core/types.js';
 import { eventsOfOrder } from './order-events.js';
 
 type Item = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * and an expires_at still to come.
  * @see ../../../shared/api-description.md, Create file body ("The response carries upload.parts with a url, expires_at and headers for each part"); File (upload.parts)
  */
-import type { Exchange, Finding } from '../../harness/types.js';
+import type { Exchange, Finding } from '../../core/types.js';
 import { instantMicros } from '../support.js';
 
 /** A part as the create request asks for it. @see api-description.md, Create file body (upload.parts) */

@@ -7,8 +7,8 @@
  * @see https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md
  */
 import { Webhook } from 'standardwebhooks';
-import type { Finding } from '../../harness/types.js';
-import type { ReceivedRequest } from '../../harness/webhook-receiver.js';
+import type { Finding } from '../../core/types.js';
+import type { ReceivedRequest } from '../../core/webhook-receiver.js';
 
 /** An endpoint the scenario registered, with what its receiver path got. */
 export interface EndpointDeliveries {

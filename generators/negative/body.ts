@@ -5,9 +5,9 @@
  * @see api-description.md, Errors (422: request fails validation)
  */
 import fc from 'fast-check';
-import type { Operation, Schema } from '../../spec/load.js';
+import type { Operation, Schema } from '../../core/spec/load.js';
 import { schemaArbitrary } from '../schema-value.js';
-import { acyclic, schemaValidator } from '../schema-validator.js';
+import { acyclic, schemaValidator } from '../../core/spec/schema-validator.js';
 import { missingRequired } from './missing-required.js';
 import type { BodyMutation } from './types.js';
 import { wrongType } from './wrong-type.js';

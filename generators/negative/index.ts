@@ -3,15 +3,16 @@
  * mutated by one mutation, the rest of the request left valid and minimal.
  */
 import fc from 'fast-check';
-import type { Operation } from '../../spec/load.js';
-import type { QueryValues } from '../../harness/types.js';
+import type { Operation } from '../../core/spec/load.js';
+import type { QueryValues } from '../../core/types.js';
 import { enumViolation } from './enum-violation.js';
 import { formatViolation } from './format-violation.js';
 import { outOfRange } from './out-of-range.js';
 import { typeMismatch } from './type-mismatch.js';
 import type { Mutation, NegativeValue } from './types.js';
 import { negativeBodies } from './body.js';
-import { parameterAccepts, requiredQuery } from '../parameter-value.js';
+import { requiredQuery } from '../parameter-value.js';
+import { parameterAccepts } from '../../core/spec/parameter-accepts.js';
 
 export type { Mutation, NegativeValue } from './types.js';
 

@@ -3,7 +3,7 @@
  * rejects, so that the target must answer 422 with a `loc` naming that parameter (or body field).
  * @see api-description.md, Errors (422: request fails validation)
  */
-import type { Parameter } from '../../spec/load.js';
+import type { Parameter } from '../../core/spec/load.js';
 
 /** One invalid value of one parameter, and why it is invalid. */
 export interface NegativeValue {

@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import YAML, { isMap, isScalar, isSeq, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
-import { HarnessError } from '../../harness/errors.js';
+import { HarnessError } from '../../core/errors.js';
 
 const SPEC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

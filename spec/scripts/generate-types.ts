@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { API_VERSIONS, specPath, type ApiVersion } from '../load.js';
+import { API_VERSIONS, specPath, type ApiVersion } from '../../core/spec/load.js';
 
 /** Folder of the generated type files. */
 export const GENERATED_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'generated');

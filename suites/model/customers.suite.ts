@@ -1,5 +1,5 @@
-// The customers family of model-based commands (generators/commands/customers.ts) against the run's target.
-import { customersFamily } from '../../generators/commands/customers.js';
-import { defineFamilySuite } from './family.js';
+// The customers family of model-based commands (engine/stateful/customers.ts) against the run's target.
+import { customersFamily } from '../../engine/stateful/customers.js';
+import { defineFamilySuite } from '../../engine/stateful/model-suite.js';
 
 await defineFamilySuite(customersFamily);

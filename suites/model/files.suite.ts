@@ -1,5 +1,5 @@
-// The files family of model-based commands (generators/commands/files.ts) against the run's target.
-import { filesFamily } from '../../generators/commands/files.js';
-import { defineFamilySuite } from './family.js';
+// The files family of model-based commands (engine/stateful/files.ts) against the run's target.
+import { filesFamily } from '../../engine/stateful/files.js';
+import { defineFamilySuite } from '../../engine/stateful/model-suite.js';
 
 await defineFamilySuite(filesFamily);

@@ -1,5 +1,5 @@
-// The product-benefits family of model-based commands (generators/commands/product-benefits.ts) against the run's target.
-import { productBenefitsFamily } from '../../generators/commands/product-benefits.js';
-import { defineFamilySuite } from './family.js';
+// The product-benefits family of model-based commands (engine/stateful/product-benefits.ts) against the run's target.
+import { productBenefitsFamily } from '../../engine/stateful/product-benefits.js';
+import { defineFamilySuite } from '../../engine/stateful/model-suite.js';
 
 await defineFamilySuite(productBenefitsFamily);

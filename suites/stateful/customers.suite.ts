@@ -17,10 +17,10 @@
 import { licenseKeyFindings, revocationEvent, subscriptionCascade } from '../../checks/stateful/deletion-cascade.js';
 import { anonymizationFindings, PERSONAL_FIELDS } from '../../checks/stateful/customer-deletion.js';
 import { newEvents } from '../../checks/stateful/order-events.js';
-import { edge, KNOWN_EDGES, statesLeadingTo } from '../../checks/stateful/transitions.js';
-import { AdapterError, type ApiObject } from '../../harness/adapter.js';
-import type { Exchange } from '../../harness/types.js';
-import { answerText, bodyOf, defineScenario, statefulSuite, statusOf, succeeded, type ScenarioRun } from './scenario.js';
+import { edge, KNOWN_EDGES, statesLeadingTo } from '../../engine/stateful/transitions.js';
+import { AdapterError, type ApiObject } from '../../core/adapter.js';
+import type { Exchange } from '../../core/types.js';
+import { answerText, bodyOf, defineScenario, statefulSuite, statusOf, succeeded, type ScenarioRun } from '../../engine/stateful/scenario.js';
 
 const suite = await statefulSuite();
 

@@ -5,8 +5,8 @@
 // not uploaded. The file is read back through the file list (filter ids).
 import { createHash } from 'node:crypto';
 import { answeredAt, answeredParts, uploadPartsFindings, usableUrl, type RequestedPart } from '../../checks/stateful/upload-parts.js';
-import type { Exchange } from '../../harness/types.js';
-import { answerText, bodyOf, defineScenario, eventually, millisBetween, refused, statefulSuite, statusOf, succeeded, type ScenarioRun } from './scenario.js';
+import type { Exchange } from '../../core/types.js';
+import { answerText, bodyOf, defineScenario, eventually, millisBetween, refused, statefulSuite, statusOf, succeeded, type ScenarioRun } from '../../engine/stateful/scenario.js';
 
 const suite = await statefulSuite();
 

@@ -6,9 +6,9 @@
 // oauth_client role's token as its client_secret.
 import { randomBytes } from 'node:crypto';
 import { benefitIdsOf } from '../../checks/stateful/benefit-sets.js';
-import type { AuthorizationCode } from '../../harness/adapter.js';
-import type { Exchange } from '../../harness/types.js';
-import { answerText, bodyOf, defineScenario, statefulSuite, statusOf, succeeded, type ScenarioRun } from './scenario.js';
+import type { AuthorizationCode } from '../../core/adapter.js';
+import type { Exchange } from '../../core/types.js';
+import { answerText, bodyOf, defineScenario, statefulSuite, statusOf, succeeded, type ScenarioRun } from '../../engine/stateful/scenario.js';
 
 const suite = await statefulSuite();
 

@@ -4,9 +4,9 @@
 // creates or completes one, and a fresh order is the only one known to have no invoice yet.
 import { orderEventFindings, orderShapeFindings } from '../../checks/stateful/order-events.js';
 import { receiptDocumentFindings, receiptUrl } from '../../checks/stateful/receipt.js';
-import { AdapterError, type OrderInput } from '../../harness/adapter.js';
-import type { Role } from '../../harness/types.js';
-import { answerText, bodyOf, defineScenario, eventually, refused, statefulSuite, statusOf, succeeded, type ScenarioRun } from './scenario.js';
+import { AdapterError, type OrderInput } from '../../core/adapter.js';
+import type { Role } from '../../core/types.js';
+import { answerText, bodyOf, defineScenario, eventually, refused, statefulSuite, statusOf, succeeded, type ScenarioRun } from '../../engine/stateful/scenario.js';
 
 const suite = await statefulSuite();
 

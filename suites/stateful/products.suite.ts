@@ -3,7 +3,7 @@
 // refused with the product left as it was. The product is read back through the product list
 // (filter id). The fixture product gets its original benefits back at the end.
 import { benefitIdsOf, isExactly, sameSet } from '../../checks/stateful/benefit-sets.js';
-import { answerText, bodyOf, defineScenario, refused, statefulSuite, statusOf, succeeded, type ScenarioRun } from './scenario.js';
+import { answerText, bodyOf, defineScenario, refused, statefulSuite, statusOf, succeeded, type ScenarioRun } from '../../engine/stateful/scenario.js';
 
 const suite = await statefulSuite();
 

@@ -7,10 +7,10 @@
 import { newEvents } from '../../checks/stateful/order-events.js';
 import { refundEventFindings, refundListingFindings } from '../../checks/stateful/refund-events.js';
 import { envelopeOf } from '../../checks/stateful/webhook-deliveries.js';
-import { AdapterError, type WebhookEndpoint } from '../../harness/adapter.js';
-import { isLoopback } from '../../harness/config.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../harness/webhook-receiver.js';
-import { defineScenario, statefulSuite, type ScenarioRun } from './scenario.js';
+import { AdapterError, type WebhookEndpoint } from '../../core/adapter.js';
+import { isLoopback } from '../../core/target.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../core/webhook-receiver.js';
+import { defineScenario, statefulSuite, type ScenarioRun } from '../../engine/stateful/scenario.js';
 
 const suite = await statefulSuite();
 

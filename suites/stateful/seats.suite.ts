@@ -2,8 +2,8 @@
 // endpoint) claims its seat once, with no credentials, and opens a customer session for that
 // seat's customer only; a used, expired or unknown token is refused with 422.
 import { randomBytes } from 'node:crypto';
-import type { SeatInvitation } from '../../harness/adapter.js';
-import { answerText, bodyOf, defineScenario, millisBetween, statefulSuite, statusOf, type ScenarioRun } from './scenario.js';
+import type { SeatInvitation } from '../../core/adapter.js';
+import { answerText, bodyOf, defineScenario, millisBetween, statefulSuite, statusOf, type ScenarioRun } from '../../engine/stateful/scenario.js';
 
 const suite = await statefulSuite();
 

@@ -5,9 +5,9 @@
 // (Standard Webhooks) and carry the {type, timestamp, data} envelope, and each event must reach
 // the enabled endpoints subscribed to it and no other. Both scenarios judge the same deliveries.
 import { signatureFindings, subscriptionFindings, type EndpointDeliveries } from '../../checks/stateful/webhook-deliveries.js';
-import type { WebhookEndpoint } from '../../harness/adapter.js';
-import { startWebhookReceiver, type ReceivedRequest } from '../../harness/webhook-receiver.js';
-import { defineScenario, sleep, statefulSuite, type ScenarioRun } from './scenario.js';
+import type { WebhookEndpoint } from '../../core/adapter.js';
+import { startWebhookReceiver, type ReceivedRequest } from '../../core/webhook-receiver.js';
+import { defineScenario, sleep, statefulSuite, type ScenarioRun } from '../../engine/stateful/scenario.js';
 
 const suite = await statefulSuite();
 

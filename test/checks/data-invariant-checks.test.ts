@@ -11,8 +11,8 @@ import { referencedProductNotDeletable } from '../../checks/referenced-product-n
 import { subscriptionProductRecurring } from '../../checks/subscription-product-recurring.js';
 import { timestampProblem, timestampsUtc } from '../../checks/timestamps-utc.js';
 import { objectsIn } from '../../checks/response-objects.js';
-import type { Check } from '../../harness/types.js';
-import { loadSpec, specPath } from '../../spec/load.js';
+import type { Check } from '../../core/types.js';
+import { loadSpec, specPath } from '../../core/spec/load.js';
 import { context, exchange, list, type ExchangeShape } from './fixtures.js';
 
 const CUSTOMER = '0b7e3c1a-5b0e-4b8e-9d43-2a1f5e6c7d01';

@@ -1,6 +1,6 @@
 // Exchange factories for the checks' unit tests: hand-made requests and responses, no network.
-import { loadSpec, type LoadedSpec } from '../../spec/load.js';
-import type { CheckContext, Exchange, QueryValues, Role } from '../../harness/types.js';
+import { loadSpec, type LoadedSpec } from '../../core/spec/load.js';
+import type { CheckContext, Exchange, QueryValues, Role } from '../../core/types.js';
 
 let loaded: Promise<LoadedSpec> | undefined;
 

@@ -6,7 +6,7 @@ import { NOT_THIS_API } from '../../checks/layers.js';
 import { invalidAuthRejected } from '../../checks/invalid-auth-rejected.js';
 import { negativeDataRejection } from '../../checks/negative-data-rejection.js';
 import { positiveDataAcceptance } from '../../checks/positive-data-acceptance.js';
-import type { CheckContext } from '../../harness/types.js';
+import type { CheckContext } from '../../core/types.js';
 import { context, exchange, list } from './fixtures.js';
 
 /** The context of a bundled operation as another document would have it: same shapes, no API rules. */

@@ -1,7 +1,7 @@
 // not_found_error_body: a path naming a resource that does not exist gets 404 with the documented body.
 import { describe, expect, test } from 'vitest';
 import { notFoundErrorBody } from '../../checks/not-found-error-body.js';
-import type { Exchange } from '../../harness/types.js';
+import type { Exchange } from '../../core/types.js';
 import { context, exchange, type ExchangeShape } from './fixtures.js';
 
 function probe(operationId: string, shape: ExchangeShape, body?: string): Exchange {

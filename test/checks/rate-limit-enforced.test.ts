@@ -3,7 +3,7 @@
 // little) to exceed the limit is undecided, never passed.
 import { describe, expect, test } from 'vitest';
 import { burstOperation, burstSize, documentedRateLimit, rateLimitEnforced } from '../../checks/rate-limit-enforced.js';
-import type { Exchange } from '../../harness/types.js';
+import type { Exchange } from '../../core/types.js';
 import { context, exchange, list, spec } from './fixtures.js';
 
 /** What one request of a burst got: a status (with headers) answered `at` ms after the burst started, or no answer. */

@@ -14,8 +14,8 @@ import {
   responseHeadersConformance,
   retryAfterProblem,
 } from '../../checks/response-headers-conformance.js';
-import type { CheckContext, Exchange } from '../../harness/types.js';
-import { loadSpec } from '../../spec/load.js';
+import type { CheckContext, Exchange } from '../../core/types.js';
+import { loadSpec } from '../../core/spec/load.js';
 import { context, exchange, list, type ExchangeShape } from './fixtures.js';
 
 const DATE = 'Sun, 22 Nov 2026 10:00:00 GMT';

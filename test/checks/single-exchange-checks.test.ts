@@ -14,7 +14,7 @@ import { paginationLimitRespected } from '../../checks/pagination-limit-respecte
 import { responseSchemaConformance } from '../../checks/response-schema-conformance.js';
 import { sortingRespected } from '../../checks/sorting-respected.js';
 import { statusCodeConformance } from '../../checks/status-code-conformance.js';
-import type { Check } from '../../harness/types.js';
+import type { Check } from '../../core/types.js';
 import { context, exchange, items, list, type ExchangeShape } from './fixtures.js';
 
 const validProduct = {

@@ -2,8 +2,8 @@
 // 2026-04 ones carry none; null timestamps, client metadata and other versions are not judged.
 import { describe, expect, test } from 'vitest';
 import { bodyTimestamps, timestampPrecisionOfVersion } from '../../checks/timestamp-precision-of-version.js';
-import type { CheckContext } from '../../harness/types.js';
-import { loadSpec, specPath } from '../../spec/load.js';
+import type { CheckContext } from '../../core/types.js';
+import { loadSpec, specPath } from '../../core/spec/load.js';
 import { exchange, list, type ExchangeShape } from './fixtures.js';
 
 const [latest, earlier] = await Promise.all([loadSpec(), loadSpec(specPath('2026-04'))]);

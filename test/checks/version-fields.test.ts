@@ -3,8 +3,8 @@
 // other operations and versions do not apply.
 import { describe, expect, test } from 'vitest';
 import { versionFields } from '../../checks/version-fields.js';
-import type { CheckContext } from '../../harness/types.js';
-import { loadSpec, specPath } from '../../spec/load.js';
+import type { CheckContext } from '../../core/types.js';
+import { loadSpec, specPath } from '../../core/spec/load.js';
 import { exchange, list, type ExchangeShape } from './fixtures.js';
 
 const [latest, earlier] = await Promise.all([loadSpec(), loadSpec(specPath('2026-04'))]);

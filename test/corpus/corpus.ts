@@ -12,9 +12,9 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { schemaArbitrary } from '../../generators/schema-value.js';
-import { fixtureName } from '../../harness/operation-inputs.js';
-import { runConformance, type RunOutcome } from '../../harness/run.js';
-import { loadSpec, type LoadedSpec, type Parameter } from '../../spec/load.js';
+import { fixtureName } from '../../core/operation-needs.js';
+import { runConformance, type RunOutcome } from '../../cli/run.js';
+import { loadSpec, type LoadedSpec, type Parameter } from '../../core/spec/load.js';
 import { startPrism, type PrismMode } from '../support/prism.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -150,7 +150,7 @@ function parameterExample(raw: Record<string, any> | undefined, param: Parameter
 
 /**
  * Fixtures for every path parameter of the document's operations, named as the harness looks
- * them up (harness/operation-inputs.ts, `fixtureName`): the parameter's example or default, else
+ * them up (engine/operation-inputs.ts, `fixtureName`): the parameter's example or default, else
  * a value drawn from its schema with a fixed seed. A mock accepts any value its schema does.
  */
 export function mockFixtures(spec: LoadedSpec): Record<string, string> {

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import YAML from 'yaml';
 import type { Direction } from '../../generators/schema-value.js';
-import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type LoadedSpec, type Schema } from '../../spec/load.js';
+import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type LoadedSpec, type Schema } from '../../core/spec/load.js';
 
 /** Both API versions' documents, loaded once per test file. */
 export async function loadBoth(): Promise<[ApiVersion, LoadedSpec][]> {
@@ -83,7 +83,7 @@ export interface BodySchema {
 
 let requestAjv: Ajv2020 | undefined;
 
-/** ajv as spec/load.ts configures it for a 3.1 document, for request bodies and webhook payloads (load.ts validates responses only). */
+/** ajv as core/spec/load.ts configures it for a 3.1 document, for request bodies and webhook payloads (load.ts validates responses only). */
 function compileRequest(schema: Schema): (value: unknown) => { ok: boolean; errors?: unknown } {
   if (!requestAjv) {
     requestAjv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, validateSchema: false, discriminator: false });

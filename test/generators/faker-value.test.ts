@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FAKER_KINDS, fakerArbitrary, fakerDraw, fakerKindFor, realisticArbitrary, type FakerHint, type FakerKind } from '../../generators/faker-value.js';
 import { schemaArbitrary } from '../../generators/schema-value.js';
-import { schemaValidator } from '../../generators/schema-validator.js';
-import { loadSpec } from '../../spec/load.js';
+import { schemaValidator } from '../../core/spec/schema-validator.js';
+import { loadSpec } from '../../core/spec/load.js';
 
 // The shape of each kind's values: [kind, predicate].
 const shapes: Record<FakerKind, (v: string | number) => boolean> = {

@@ -1,8 +1,9 @@
 // Parameter values as a URL carries them: when a text is valid against its parameter's schema
 // (under any reading of it), and the valid value a required parameter gets.
 import { describe, expect, test } from 'vitest';
-import { parameterAccepts, requiredQuery, validParameterValue } from '../../generators/parameter-value.js';
-import type { Operation, Parameter } from '../../spec/load.js';
+import { requiredQuery, validParameterValue } from '../../generators/parameter-value.js';
+import { parameterAccepts } from '../../core/spec/parameter-accepts.js';
+import type { Operation, Parameter } from '../../core/spec/load.js';
 
 const param = (schema: Record<string, unknown>, extra: Partial<Parameter> = {}): Parameter => ({ name: 'p', in: 'query', required: false, schema, style: 'form', explode: true, ...extra });
 

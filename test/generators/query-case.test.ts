@@ -5,7 +5,7 @@ import * as ajvFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { limitArbitrary, queryCaseArbitrary } from '../../generators/query-case.js';
-import { loadSpec } from '../../spec/load.js';
+import { loadSpec } from '../../core/spec/load.js';
 import { loadBoth } from './documents.js';
 
 // Query values arrive as text: a server coerces them to the schema's types before validating.

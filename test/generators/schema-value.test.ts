@@ -7,8 +7,8 @@ import * as ajvFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { SUPPORTED_FORMATS, SUPPORTED_KEYWORDS, dateTimeArbitrary, schemaArbitrary, type Direction } from '../../generators/schema-value.js';
-import { schemaValidator } from '../../generators/schema-validator.js';
-import { API_VERSIONS, type ApiVersion, type LoadedSpec, type Schema } from '../../spec/load.js';
+import { schemaValidator } from '../../core/spec/schema-validator.js';
+import { API_VERSIONS, type ApiVersion, type LoadedSpec, type Schema } from '../../core/spec/load.js';
 import { bodySchemas, documentKeywords, loadBoth, rawDocument } from './documents.js';
 
 const ajv = new Ajv2020({ strict: false });

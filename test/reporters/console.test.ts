@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { CellMeta } from '../../harness/types.js';
+import type { CellMeta } from '../../core/types.js';
 import { ConsoleReporter, renderConsoleReport, renderConsoleSummary } from '../../reporters/console.js';
 import { computeCoverage } from '../../reporters/coverage.js';
-import type { LoadedSpec } from '../../spec/load.js';
+import type { LoadedSpec } from '../../core/spec/load.js';
 import type { RunResults } from '../../reporters/results.js';
 import { cell, failure, INFO } from './fixtures/cells.js';
 import { fakeModule, moduleOf } from './fixtures/modules.js';

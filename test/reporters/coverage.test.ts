@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { CellMeta } from '../../harness/types.js';
+import type { CellMeta } from '../../core/types.js';
 import { computeCoverage, coverageOf, describeShortfall, formatCoverageTotal, formatPercent, isPercent, type Coverage, type CoverageTotal, type OperationCoverage } from '../../reporters/coverage.js';
-import type { LoadedSpec } from '../../spec/load.js';
+import type { LoadedSpec } from '../../core/spec/load.js';
 import { cell, failure, skipped } from './fixtures/cells.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { CellMeta } from '../../harness/types.js';
+import type { CellMeta } from '../../core/types.js';
 import { computeCoverage } from '../../reporters/coverage.js';
 import { renderHtml } from '../../reporters/html.js';
 import { cell, failure, INFO, skipped } from './fixtures/cells.js';

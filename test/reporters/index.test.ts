@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { HarnessError } from '../../harness/errors.js';
+import { HarnessError } from '../../core/errors.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
 import { ConsoleReporter, createReporters, HtmlReporter, JsonReporter, JUnitReporter, type CreateReportersInfo } from '../../reporters/index.js';
 

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
-import { KNOWN_EDGES, STATE_MACHINES, type TransitionCoverage } from '../../checks/stateful/transitions.js';
-import type { CellMeta } from '../../harness/types.js';
+import { KNOWN_EDGES, STATE_MACHINES, type TransitionCoverage } from '../../engine/stateful/transitions.js';
+import type { CellMeta } from '../../core/types.js';
 import { computeCoverage } from '../../reporters/coverage.js';
 import { JsonReporter, MAX_BODY_BYTES, redactHeaders, renderJson, type JsonReport } from '../../reporters/json.js';
 import type { RunResults } from '../../reporters/results.js';
 import { cell, failure, INFO, skipped, stateful } from './fixtures/cells.js';
 import { moduleOf } from './fixtures/modules.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
-import type { LoadedSpec } from '../../spec/load.js';
+import type { LoadedSpec } from '../../core/spec/load.js';
 
 let spec: LoadedSpec;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { CellMeta } from '../../harness/types.js';
+import type { CellMeta } from '../../core/types.js';
 import { buildMatrix, statusAt, type Matrix } from '../../reporters/matrix.js';
 import { cell, failure, skipped } from './fixtures/cells.js';
 

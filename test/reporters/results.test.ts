@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { startVitest, type Reporter, type SerializedError, type TestModule } from 'vitest/node';
-import type { CellMeta } from '../../harness/types.js';
+import type { CellMeta } from '../../core/types.js';
 import { collectResults, exitCodeFor, summarize, type HarnessProblem, type RunResults } from '../../reporters/results.js';
 import { cell, failure, skipped } from './fixtures/cells.js';
 import { fakeModule, type FakeTest } from './fixtures/modules.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { runConformance } from '../../harness/run.js';
+import { runConformance } from '../../cli/run.js';
 import { renderConsoleReport } from '../../reporters/console.js';
 import { renderHtml } from '../../reporters/html.js';
 import { jsonReport } from '../../reporters/json.js';

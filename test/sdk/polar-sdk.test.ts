@@ -11,7 +11,7 @@ import { HTTPClient } from 'polar-sdk-0/lib/http.js';
 import { createPolar as createPolar0410 } from 'polar-sdk-1/2026-04';
 import { createPolar as createPolar1010 } from 'polar-sdk-1/2026-10';
 import { startReferenceServer, type RunningReference } from '../../server/index.js';
-import type { ApiVersion } from '../../spec/load.js';
+import type { ApiVersion } from '../../core/spec/load.js';
 
 type Line = '0.49.0' | '1.0.1';
 

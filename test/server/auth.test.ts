@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SecurityRequirement } from '../../spec/load.js';
+import type { SecurityRequirement } from '../../core/spec/load.js';
 import { ALL_SCOPES, READ_SCOPES, authorize, issueToken, type Principal } from '../../server/auth.js';
 import { resolveFaults } from '../../server/faults.js';
 import { expectConforms, ids, testServer, type TestServer } from './support.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileBodyParser, compileSchemaValidator, FormBody, InvalidJsonBody, parseFormBody, UnreadBody } from '../../server/body.js';
-import { loadSpec, type LoadedSpec } from '../../spec/load.js';
+import { loadSpec, type LoadedSpec } from '../../core/spec/load.js';
 
 let spec: LoadedSpec;
 

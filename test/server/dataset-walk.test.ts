@@ -6,7 +6,7 @@
 // @see shared/design.md, Reference server (Versions, Demo data); shared/api-description.md, Versioning and Limits
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } from '../../spec/load.js';
+import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } from '../../core/spec/load.js';
 import type { DemoTokenName } from '../../server/auth.js';
 import { testServer, type TestServer } from './support.js';
 

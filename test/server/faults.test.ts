@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { imfFixdateProblem, retryAfterProblem } from '../../checks/response-headers-conformance.js';
-import { HarnessError } from '../../harness/errors.js';
+import { HarnessError } from '../../core/errors.js';
 import { buildApp } from '../../server/app.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { FAULTS, resolveFaults, type FaultId } from '../../server/faults.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HANDLERS, unhandledOperations } from '../../server/handlers.js';
-import { loadSpec, type LoadedSpec } from '../../spec/load.js';
+import { loadSpec, type LoadedSpec } from '../../core/spec/load.js';
 
 let spec: LoadedSpec;
 

@@ -1,7 +1,7 @@
 // Every acknowledged write survives a restart, whatever made it: for each operation of the bundled
 // document that changes state (found in the document, so that an operation added later is covered
 // without editing this file) and each POST route of the control API (found by registering them),
-// the test makes a valid write on a fixture made for it (harness/write-cases.ts, as a run does),
+// the test makes a valid write on a fixture made for it (engine/write-cases.ts, as a run does),
 // uploads the parts of the file it creates, reads its effect back, then kills the server (kill -9, and SIGTERM), restarts it on the same
 // state file and asks again. Two proofs: the read-backs answer the same, and the whole store the
 // restarted server holds equals the one the killed server held (server/persistence.ts
@@ -16,17 +16,17 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnUntilLine } from '../../bench/child-line.js';
-import { createReferenceAdapter } from '../../harness/adapters/reference.js';
-import { sendPlanned } from '../../harness/cell.js';
-import { createClient, type Client } from '../../harness/client.js';
-import { defaultTokenEnv } from '../../harness/config.js';
-import { roleFor } from '../../harness/operation-inputs.js';
-import type { Target } from '../../harness/target.js';
-import type { Exchange, Role } from '../../harness/types.js';
-import { writeCaseMaker, writeTestCase, type PlannedRequest } from '../../harness/write-cases.js';
+import { createReferenceAdapter } from '../../engine/adapters/reference.js';
+import { sendPlanned } from '../../engine/cell.js';
+import { createClient, type Client } from '../../engine/client.js';
+import { defaultTokenEnv } from '../../core/target.js';
+import { roleFor } from '../../core/operation-needs.js';
+import type { Target } from '../../core/target.js';
+import type { Exchange, Role } from '../../core/types.js';
+import { writeCaseMaker, writeTestCase, type PlannedRequest } from '../../engine/write-cases.js';
 import { registerControlRoutes, type ReferenceControl } from '../../server/control.js';
 import type { StoreSnapshot } from '../../server/persistence.js';
-import { loadSpec } from '../../spec/load.js';
+import { loadSpec } from '../../core/spec/load.js';
 
 const CHILD = fileURLToPath(new URL('./persistence-child.ts', import.meta.url));
 const spec = await loadSpec();

@@ -4,7 +4,7 @@
 // The walk also proves it saw what it claims to cover (all six price amount types, every benefit
 // type, every file service, tax ids, seats, refunds with disputes).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiVersion } from '../../spec/load.js';
+import type { ApiVersion } from '../../core/spec/load.js';
 import { platformSchemas, type PlatformIssue } from './platform-schemas.js';
 import { testServer, type TestServer } from './support.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import * as addFormats from 'ajv-formats';
-import type { ApiVersion } from '../../spec/load.js';
+import type { ApiVersion } from '../../core/spec/load.js';
 
 const PLATFORM_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../spec/platform');
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { HarnessError } from '../../harness/errors.js';
+import { HarnessError } from '../../core/errors.js';
 import { buildApp, type BuildAppOptions, type ReferenceApp } from '../../server/app.js';
 import { isRateLimited, RATE_LIMIT_ERROR, resolveRateLimit } from '../../server/rate-limit.js';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Parameter } from '../../spec/load.js';
+import type { Parameter } from '../../core/spec/load.js';
 import { compileQueryParser, parseQueryString } from '../../server/validation.js';
 import { expectConforms, testServer, type TestServer } from './support.js';
 

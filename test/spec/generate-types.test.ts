@@ -1,7 +1,7 @@
 // The committed TypeScript types are what openapi-typescript makes of the current documents.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { API_VERSIONS } from '../../spec/load.js';
+import { API_VERSIONS } from '../../core/spec/load.js';
 import { generateTypes, typesPath } from '../../spec/scripts/generate-types.js';
 
 describe('spec/generated types', () => {

@@ -6,9 +6,9 @@ import YAML from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Ajv } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
-import { API_VERSIONS, loadSpec, specPath } from '../../spec/load.js';
+import { API_VERSIONS, loadSpec, specPath } from '../../core/spec/load.js';
 
-// ajv-formats is CommonJS with `exports.default` (as in spec/load.ts).
+// ajv-formats is CommonJS with `exports.default` (as in core/spec/load.ts).
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
 
 /** Every operation the API description names: its endpoints table and its change history. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { schemaArbitrary } from '../../generators/schema-value.js';
-import { API_VERSIONS, loadSpec, specPath, type LoadedSpec, type Operation } from '../../spec/load.js';
+import { API_VERSIONS, loadSpec, specPath, type LoadedSpec, type Operation } from '../../core/spec/load.js';
 import { startPrism, type PrismMock } from '../support/prism.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

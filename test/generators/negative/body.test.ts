@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { BODY_MUTATIONS, negativeBodies } from '../../../generators/negative/body.js';
 import { schemaArbitrary } from '../../../generators/schema-value.js';
-import type { ApiVersion, LoadedSpec, Operation } from '../../../spec/load.js';
+import type { ApiVersion, LoadedSpec, Operation } from '../../../core/spec/load.js';
 import { loadBoth } from '../documents.js';
 import { bodyAjv } from './support.js';
 

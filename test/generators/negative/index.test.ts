@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { negativeCaseArbitrary, negativeCases } from '../../../generators/negative/index.js';
-import type { ApiVersion, LoadedSpec, Operation } from '../../../spec/load.js';
+import type { ApiVersion, LoadedSpec, Operation } from '../../../core/spec/load.js';
 import { loadBoth } from '../documents.js';
 import { queryAjv } from './support.js';
 

@@ -2,7 +2,7 @@
 // applies (query text coerced to the schema's types, as a server parses it; bodies as they are).
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
-import type { Parameter } from '../../../spec/load.js';
+import type { Parameter } from '../../../core/spec/load.js';
 
 const addFormats = ajvFormats.default as unknown as (a: Ajv2020) => Ajv2020;
 

@@ -12,7 +12,7 @@
  */
 import { METHODS } from 'node:http';
 import fc from 'fast-check';
-import type { LoadedSpec, Operation } from '../../../spec/load.js';
+import type { LoadedSpec, Operation } from '../../../core/spec/load.js';
 import type { DemoTokenName } from '../../../server/auth.js';
 
 /** A request as `inject()` takes it; `url` is the path and query, already percent-encoded. */

@@ -6,7 +6,7 @@ import net from 'node:net';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Operation } from '../../../spec/load.js';
+import type { Operation } from '../../../core/spec/load.js';
 import { startReferenceServer, type RunningReference } from '../../../server/index.js';
 import { testServer, type TestServer } from '../support.js';
 import { materialize, malformedRequest, type Materialized, type RawRequest } from './malformed-request.js';

@@ -1,0 +1,221 @@
+/**
+ * The `conformance` command line: parses flags, calls the library, sets the exit code
+ * (0 conformant, 1 failures, 2 harness error). Anything it does, a test can do by importing
+ * `runConformance`, `startReferenceServer` or `lintDocument`.
+ * @see design.md, Command line
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { FAULTS } from '../server/faults.js';
+import { printBanner, startReferenceServer } from '../server/index.js';
+import { API_VERSIONS, specPath, type ApiVersion } from '../core/spec/load.js';
+import { HarnessError } from '../core/errors.js';
+import { listenFailure, parsePort } from './listen-error.js';
+import { SUITES } from '../engine/suites.js';
+
+// `--version` prints the package's version, read from its package.json beside this folder.
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+function integer(name: string, min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
+    return n;
+  };
+}
+
+// `--min-coverage 80` or `80%`: a percentage from 0 to 100, decimals allowed.
+function percent(value: string): number {
+  const n = Number(value.trim().replace(/%$/, ''));
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('--min-coverage must be a percentage from 0 to 100');
+  return n;
+}
+
+// `--rate-limit 100` or `off`: requests per second per client IP of `serve`.
+function rateLimit(value: string): number | false {
+  if (value.trim().toLowerCase() === 'off') return false;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 1) throw new InvalidArgumentError('--rate-limit must be a positive integer (requests per second per IP) or off');
+  return n;
+}
+
+const list = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+
+const program = new Command('conformance')
+  .description('Conformance harness and reference mock server for the Commerce and Subscription Billing API')
+  .version(version, '-V, --version', 'print the version of the conformance package')
+  .showHelpAfterError()
+  // Commander exits 1 on a bad option by default; a harness error is exit 2 (design.md, Command line).
+  .exitOverride();
+
+program
+  .command('run')
+  .description('run the conformance suites against a target (default: the embedded reference server)')
+  .option('--target <url>', 'base URL of the target (default: the reference server, started in-process)')
+  .option('--spec <file>', 'an OpenAPI 3.x document to check against (default: the bundled one of --api-version)')
+  .addOption(new Option('--api-version <version>', 'bundled document version (default: "2026-10")').choices([...API_VERSIONS]))
+  .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable), fixtures, pacing')
+  .option('--suites <names>', `suites to run, comma-separated: ${SUITES.join(', ')} (default: all)`, list)
+  .option('--checks <ids>', 'check ids to run, comma-separated (default: all)', list)
+  .option('--operations <ids>', 'operationIds to run, comma-separated (default: all)', list)
+  .option('--seed <n>', 'seed of the property runs (default: random, printed on every run)', integer('--seed', 0))
+  .option('--path <path>', 'with --seed and --checks model_<family>: replay the command sequence of a model-based failure (the path it printed)')
+  .option('--runs <n>', 'generated cases per operation and check', integer('--runs', 1), 50)
+  .option('--rate <n>', 'requests per second to a remote target, 0 = no pacing (default: 80; the embedded reference is not paced)', integer('--rate', 0))
+  .option('--read-only', 'send no request that may change state')
+  .option('--rate-limit-check', "send a remote target the rate-limit burst (over twice the API's 100 requests per second from one address, unpaced), then wait it out; the embedded reference always gets it")
+  .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
+  .option('--reporter <names>', 'console, json, junit, html (comma-separated or repeated; default: console,junit)', list)
+  .option('--min-coverage <percent>', 'exit 1 when spec coverage (operations, status codes or parameters) is below this percentage', percent)
+  .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
+  .option('--verbose', 'list every not-applicable and skipped cell on the console, not only the counts per reason')
+  .option('--fault <id>', 'switch on a fault of the embedded reference (repeatable)', list)
+  .option('--baseline <file>', 'accepted deviations: {"accepted":[{"checkId","operationId"?,"kind"?,"reason"}]}')
+  .option('--adapter <file>', 'target adapter for the stateful suites: a module exporting createAdapter(target), or "reference" for a reference server\'s control API (the embedded target has one)')
+  .option('--unresponsive-after <n>', 'consecutive requests without an answer (timeout, reset, refused, not HTTP) after which the target is declared unresponsive and every remaining case fails at once, 0 = never (default: 5)', integer('--unresponsive-after', 0))
+  .option('--allow-missing-roles', 'run against a target without the admin token, its cells skipped (otherwise exit 2 after the preflight)')
+  .option('--fail-on-skipped', 'exit 1 when a cell is skipped for a missing role, fixture or adapter (for CI)')
+  .action(async (opts) => {
+    // Subcommands import what only they use, so that `serve` starts without the harness and linter.
+    const { runConformance } = await import('./run.js');
+    const outcome = await runConformance({
+      target: opts.target,
+      spec: opts.spec,
+      apiVersion: opts.apiVersion as ApiVersion | undefined,
+      config: opts.config,
+      suites: opts.suites,
+      checks: opts.checks,
+      operations: opts.operations,
+      seed: opts.seed,
+      ...(opts.path !== undefined ? { path: opts.path as string } : {}),
+      runs: opts.runs,
+      ...(opts.rate !== undefined ? { rate: opts.rate === 0 ? null : opts.rate } : {}),
+      readOnly: opts.readOnly,
+      ...(opts.rateLimitCheck ? { rateLimitCheck: true } : {}),
+      timeoutMs: opts.timeout,
+      ...(opts.unresponsiveAfter !== undefined ? { unresponsiveAfter: opts.unresponsiveAfter as number } : {}),
+      reporters: opts.reporter,
+      ...(opts.minCoverage !== undefined ? { minCoverage: opts.minCoverage } : {}),
+      outputDir: opts.outputDir,
+      faults: opts.fault,
+      baseline: opts.baseline,
+      adapter: opts.adapter,
+      ...(opts.verbose ? { verbose: true } : {}),
+      ...(opts.allowMissingRoles ? { allowMissingRoles: true } : {}),
+      ...(opts.failOnSkipped ? { failOnSkipped: true } : {}),
+    });
+    process.exitCode = outcome.exitCode;
+  });
+
+program
+  .command('replay')
+  .description('send the failures of a report.json again and re-run their checks')
+  .argument('<report>', 'report.json written by `conformance run --reporter json`')
+  .option('--target <url>', "base URL to replay against (default: the report's target)")
+  .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable)')
+  .option('--spec <file>', "an OpenAPI document (default: the bundled one of the report's version)")
+  .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
+  .option('--unresponsive-after <n>', 'consecutive requests without an answer after which the target is declared unresponsive and the failures left are not sent again, 0 = never (default: 5)', integer('--unresponsive-after', 0))
+  .action(async (report: string, opts) => {
+    const { replayReport } = await import('./replay.js');
+    const outcome = await replayReport({ report, target: opts.target, config: opts.config, spec: opts.spec, timeoutMs: opts.timeout, ...(opts.unresponsiveAfter !== undefined ? { unresponsiveAfter: opts.unresponsiveAfter as number } : {}) });
+    process.exitCode = outcome.exitCode;
+  });
+
+program
+  .command('diff')
+  .description('run the same generated command sequences against the target and an embedded reference and report every difference (exit 1)')
+  .requiredOption('--target <url>', 'base URL of the target')
+  .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable), fixtures, pacing')
+  .option('--adapter <file>', 'target adapter: a module exporting createAdapter(target), or "reference" for a reference started with `conformance serve` (also reset before every sequence)')
+  .option('--families <names>', 'families to compare, comma-separated (orders, seats, product-benefits, customers, files)', list)
+  .option('--seed <n>', 'seed of the command sequences (default: random, printed on every run)', integer('--seed', 0))
+  .option('--path <path>', 'with --seed and one family: replay the sequence of a difference (the path it printed)')
+  .option('--runs <n>', 'command sequences per family (default: 10)', integer('--runs', 1))
+  .addOption(new Option('--api-version <version>', 'version of the document and the embedded reference').choices([...API_VERSIONS]))
+  .option('--spec <file>', 'an OpenAPI document (default: the bundled one)')
+  .option('--reference-seed <n>', 'seed of the embedded reference\'s demo data (default 1, as `conformance serve`)', integer('--reference-seed', 0))
+  .option('--rate <n>', 'requests per second to the target, 0 = no pacing (default: 80)', integer('--rate', 0))
+  .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
+  .option('--unresponsive-after <n>', 'consecutive requests to the target without an answer after which it is declared unresponsive and every later request to it fails at once, 0 = never (default: 5)', integer('--unresponsive-after', 0))
+  .action(async (opts) => {
+    const { runDiff } = await import('./diff.js');
+    const outcome = await runDiff({
+      target: opts.target,
+      config: opts.config,
+      adapter: opts.adapter,
+      families: opts.families,
+      seed: opts.seed,
+      runs: opts.runs,
+      path: opts.path,
+      apiVersion: opts.apiVersion as ApiVersion | undefined,
+      spec: opts.spec,
+      referenceSeed: opts.referenceSeed,
+      ...(opts.rate !== undefined ? { rate: opts.rate === 0 ? null : opts.rate } : {}),
+      timeoutMs: opts.timeout,
+      ...(opts.unresponsiveAfter !== undefined ? { unresponsiveAfter: opts.unresponsiveAfter as number } : {}),
+    });
+    process.exitCode = outcome.exitCode;
+  });
+
+program
+  .command('serve')
+  .description('serve the reference implementation with its demo data')
+  // A bad port is a CNF_ERR_* line like a busy one (parsePort throws a HarnessError, which Commander passes on).
+  .option('--port <n>', 'port to listen on (0 = a free one)', parsePort, 4010)
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .addOption(new Option('--api-version <version>', 'API version of requests without a Polar-Version header (the platform\'s default is 2026-04; each request may ask for another)').choices([...API_VERSIONS]).default('2026-04'))
+  // No default here: with --state the file's seed applies, and a different explicit seed is an error.
+  .option('--seed <n>', 'seed of the demo data (default: 1)', integer('--seed', 0))
+  .option('--fault <id>', `switch on a known defect (repeatable): ${FAULTS.map((f) => f.id).join(', ')}`, list)
+  .option('--rate-limit <n|off>', 'requests per second per client IP, or off', rateLimit, 100)
+  .option('--no-control', 'do not serve the control API under /__control/')
+  .option('--state <file>', 'keep the store in this file: loaded at start when it exists, written after changes and on exit')
+  .action(async (opts) => {
+    const running = await startReferenceServer({
+      host: opts.host,
+      port: opts.port,
+      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+      apiVersion: opts.apiVersion as ApiVersion,
+      faults: opts.fault ?? [],
+      rateLimit: opts.rateLimit as number | false,
+      control: opts.control as boolean,
+      ...(opts.state !== undefined ? { stateFile: opts.state as string } : {}),
+    }).catch((error: unknown) => {
+      throw listenFailure(error, { host: opts.host as string, port: opts.port as number }) ?? error;
+    });
+    process.stdout.write(`${printBanner(running)}\n`);
+    const shutdown = () => {
+      void running.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  });
+
+program
+  .command('lint')
+  .description('validate an OpenAPI 3.x document and lint it with Spectral\'s oas ruleset (exit 2 on an error)')
+  .option('--spec <file>', 'the document (default: both bundled ones, 2026-10 and 2026-04)')
+  .action(async (opts) => {
+    const { formatLintResult, lintDocument } = await import('../core/spec/lint.js');
+    const files: string[] = opts.spec ? [opts.spec] : API_VERSIONS.map((version) => specPath(version));
+    for (const file of files) {
+      const result = await lintDocument(file);
+      process.stdout.write(formatLintResult(result));
+      if (!result.ok) process.exitCode = 2;
+    }
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Commander has already printed the message (or the help); only the exit code is ours.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof HarnessError) {
+    process.stderr.write(`conformance: error ${error.code}: ${error.message}\n`);
+  } else {
+    process.stderr.write(`conformance: unexpected error: ${(error as Error).stack ?? String(error)}\n`);
+  }
+  if (!(error instanceof CommanderError)) process.exitCode = 2;
+}

@@ -1,0 +1,112 @@
+/**
+ * A cached yes/no JSON Schema check for the generators: the exclusivity of `oneOf` alternatives,
+ * the negation of an `if` and of a `not`, and whether a faker value fits its schema. The same
+ * dialect and formats as the documents' own validation (ajv, JSON Schema 2020-12 as OpenAPI 3.1
+ * uses it, ajv-formats; `nullable` of OpenAPI 3.0 is understood by ajv itself).
+ * @see https://json-schema.org/draft/2020-12/json-schema-core
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import * as ajvFormats from 'ajv-formats';
+import type { Schema } from './load.js';
+
+// ajv-formats is CommonJS with `exports.default`; under NodeNext the function is on `.default`.
+const addFormats = ajvFormats.default as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** A copy of an acyclic schema without the `nullable` keywords that have no `type` beside them. */
+function withoutBareNullable(node: unknown): unknown {
+  if (!node || typeof node !== 'object') return node;
+  if (Array.isArray(node)) return node.map(withoutBareNullable);
+  const record = node as Schema;
+  return Object.fromEntries(
+    Object.entries(record)
+      .filter(([key]) => !(key === 'nullable' && record.type === undefined))
+      .map(([key, value]) => [key, ['enum', 'const', 'default', 'examples', 'example'].includes(key) ? value : withoutBareNullable(value)]),
+  );
+}
+
+/** A predicate: whether a JSON value is valid against one schema. */
+export type SchemaPredicate = (value: unknown) => boolean;
+
+let ajv: Ajv2020 | undefined;
+const byObject = new WeakMap<object, SchemaPredicate>();
+const byText = new Map<string, SchemaPredicate>();
+
+function compile(schema: Schema | boolean): SchemaPredicate {
+  // Unknown keywords and formats (OpenAPI annotations, `x-` extensions) are ignored, as ajv in
+  // core/spec/load.ts ignores them; the discriminator is an annotation, its alternatives pin the value.
+  ajv ??= addFormats(new Ajv2020({ strict: false, validateSchema: false, discriminator: false, logger: false }));
+  let validate;
+  try {
+    validate = ajv.compile(schema as Schema);
+  } catch (error) {
+    // `nullable` without `type` (an OAS 3.0 habit left in 3.1 documents) constrains nothing, and ajv refuses it.
+    if (!/nullable/.test((error as Error).message)) throw error;
+    validate = ajv.compile(withoutBareNullable(schema) as Schema);
+  }
+  return (value) => validate(value) === true;
+}
+
+/** Keywords whose value maps names to schemas, and those whose value lists schemas. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
+/** Levels of a recursive schema a predicate checks; below them any value is accepted. */
+export const MAX_RECURSION = 3;
+
+/**
+ * The schema itself when it has no cycle, else a finite copy: a schema object met again inside
+ * itself is unrolled {@link MAX_RECURSION} times, then replaced by `true` (any value).
+ */
+export function acyclic(schema: Schema): Schema {
+  const seen = new WeakSet<object>();
+  let circular = false;
+  const scan = (node: unknown, path: Set<object>): void => {
+    if (circular || !node || typeof node !== 'object') return;
+    if (path.has(node)) {
+      circular = true;
+      return;
+    }
+    if (seen.has(node)) return;
+    path.add(node);
+    for (const value of Object.values(node)) scan(value, path);
+    path.delete(node);
+    seen.add(node);
+  };
+  scan(schema, new Set());
+  if (!circular) return schema;
+  // Only schemas are cut, never the maps and lists that hold them (a `properties` object met again).
+  const copy = (node: unknown, open: Map<object, number>, holder: boolean): unknown => {
+    if (!node || typeof node !== 'object') return node;
+    if (holder) {
+      return Array.isArray(node) ? node.map((v) => copy(v, open, false)) : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, copy(v, open, false)]));
+    }
+    const level = open.get(node) ?? 0;
+    if (level >= MAX_RECURSION) return true;
+    open.set(node, level + 1);
+    const out = Array.isArray(node)
+      ? node.map((v) => copy(v, open, false))
+      : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, SCHEMA_MAPS.has(k) || (Array.isArray(v) && SCHEMA_LISTS.has(k)) ? copy(v, open, true) : copy(v, open, false)]));
+    if (level === 0) open.delete(node);
+    else open.set(node, level);
+    return out;
+  };
+  return copy(schema, new Map(), false) as Schema;
+}
+
+/**
+ * The predicate of a (dereferenced) schema, compiled once per schema object and per schema text.
+ * A circular schema (a recursive `$ref` dereferenced into a cycle) is checked to
+ * {@link MAX_RECURSION} levels of its recursion; deeper, any value is accepted.
+ * @throws Error from ajv when the schema cannot be compiled (a `$ref` that does not resolve)
+ */
+export function schemaValidator(schema: Schema | boolean): SchemaPredicate {
+  if (typeof schema === 'boolean') return () => schema;
+  const cached = byObject.get(schema);
+  if (cached) return cached;
+  const finite = acyclic(schema);
+  const text = JSON.stringify(finite);
+  const predicate = byText.get(text) ?? compile(finite);
+  byText.set(text, predicate);
+  byObject.set(schema, predicate);
+  return predicate;
+}

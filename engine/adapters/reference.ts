@@ -1,0 +1,156 @@
+/**
+ * The target adapter of the reference server: every capability is a request to its control API
+ * under `/__control/` (not part of the API; `conformance serve --no-control` switches it off),
+ * sent through the harness client so that it has the run's timeout and pacing. Used automatically
+ * for the embedded target, and with `--adapter reference` for a reference started with
+ * `conformance serve`. Also a valid adapter module: `--adapter engine/adapters/reference.ts`.
+ * @see ../../server/control.ts (registerControlRoutes: the routes and their bodies)
+ * @see ../../../shared/design.md, Reference server (Control API)
+ */
+import { AdapterError, outsideOperation, type AdapterFactory, type ApiObject, type TargetAdapter, type TargetEvent, type WebhookEndpoint } from '../../core/adapter.js';
+import { createClient, type Client } from '../client.js';
+import type { Target } from '../../core/target.js';
+import type { Exchange } from '../../core/types.js';
+
+/** Events asked for per request of the event log (an event is a few kilobytes: a page stays far below the client's 1 MiB body limit). */
+const EVENTS_PAGE = 50;
+
+/** Longest wait for webhook deliveries to settle that the control API accepts, in milliseconds. */
+const MAX_SETTLE_MS = 60_000;
+
+function isObject(value: unknown): value is ApiObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The control API's answer as JSON, or an {@link AdapterError} saying what went wrong. */
+function answerOf(capability: string, exchange: Exchange): unknown {
+  const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
+  if (!exchange.response) {
+    throw new AdapterError(capability, `reference adapter: ${capability}: ${where} got no answer (${exchange.transportError?.code ?? 'no response'}: ${exchange.transportError?.message ?? ''})`);
+  }
+  const { status, json, body } = exchange.response;
+  if (status < 200 || status > 299) {
+    const detail = isObject(json) && typeof json.detail === 'string' ? json.detail : body.slice(0, 200);
+    // A reference served with --no-control answers every /__control/ route like an unknown path.
+    const hint = status === 404 && detail.startsWith('No resource at') ? ' (is the control API switched off with --no-control?)' : '';
+    throw new AdapterError(capability, `reference adapter: ${capability}: ${where} answered ${status}: ${detail}${hint}`);
+  }
+  return json;
+}
+
+function objectOf(capability: string, value: unknown): ApiObject {
+  if (!isObject(value)) throw new AdapterError(capability, `reference adapter: ${capability}: the control API answered no JSON object`);
+  return value;
+}
+
+function stringField(capability: string, object: ApiObject, field: string): string {
+  const value = object[field];
+  if (typeof value !== 'string') throw new AdapterError(capability, `reference adapter: ${capability}: the answer has no string ${field}`);
+  return value;
+}
+
+/**
+ * Creates the adapter of a reference server.
+ * @param target the reference's base URL (its other fields: timeout and pacing)
+ * @param client a client to send with; default a new one, closed by `close()`
+ * @returns an adapter with every capability, plus `settleDeliveries` and `close`
+ */
+export function createReferenceAdapter(target: Target, client?: Client): TargetAdapter {
+  const own = client === undefined;
+  const http = client ?? createClient(target);
+  let sequence = 0;
+
+  const call = async (capability: string, method: 'GET' | 'POST', pathAndQuery: string, json?: unknown): Promise<unknown> => {
+    const exchange = await http.send(outsideOperation(method, pathAndQuery, `control:${capability}`), {
+      id: `control:${capability}#${sequence++}`,
+      operationId: `control:${capability}`,
+      pathParams: {},
+      query: {},
+      headers: {},
+      role: null,
+      ...(json === undefined ? {} : { body: { contentType: 'application/json', text: JSON.stringify(json) } }),
+    });
+    return answerOf(capability, exchange);
+  };
+
+  return {
+    name: 'reference control API',
+    async createOrder(input) {
+      const body = { ...(input.customerId ? { customer_id: input.customerId } : {}), ...(input.productId ? { product_id: input.productId } : {}) };
+      return objectOf('createOrder', await call('createOrder', 'POST', '/__control/orders', body));
+    },
+    async completeOrder(orderId) {
+      return objectOf('completeOrder', await call('completeOrder', 'POST', `/__control/orders/${encodeURIComponent(orderId)}/complete`));
+    },
+    async createSeatInvitation(input) {
+      const body = { ...(input.subscriptionId ? { subscription_id: input.subscriptionId } : {}), ...(input.email ? { email: input.email } : {}) };
+      const answer = objectOf('createSeatInvitation', await call('createSeatInvitation', 'POST', '/__control/seat-invitations', body));
+      return { seat: objectOf('createSeatInvitation', answer.seat), invitationToken: stringField('createSeatInvitation', answer, 'invitation_token') };
+    },
+    async mintAuthorizationCode(input) {
+      const body = { ...(input.redirectUri ? { redirect_uri: input.redirectUri } : {}), ...(input.scope ? { scope: input.scope } : {}) };
+      const answer = objectOf('mintAuthorizationCode', await call('mintAuthorizationCode', 'POST', '/__control/authorization-codes', body));
+      const redirectUri = answer.redirect_uri;
+      return {
+        code: stringField('mintAuthorizationCode', answer, 'code'),
+        clientId: stringField('mintAuthorizationCode', answer, 'client_id'),
+        redirectUri: typeof redirectUri === 'string' ? redirectUri : null,
+        ...(typeof answer.scope === 'string' ? { scope: answer.scope } : {}),
+      };
+    },
+    async advanceClock(ms) {
+      await call('advanceClock', 'POST', '/__control/clock/advance', { ms });
+    },
+    async createWebhookEndpoint(input) {
+      const answer = objectOf('createWebhookEndpoint', await call('createWebhookEndpoint', 'POST', '/__control/webhook-endpoints', { url: input.url, events: input.events, ...(input.enabled === undefined ? {} : { enabled: input.enabled }) }));
+      stringField('createWebhookEndpoint', answer, 'id');
+      stringField('createWebhookEndpoint', answer, 'secret');
+      return answer as WebhookEndpoint;
+    },
+    async setWebhookEndpointEnabled(id, enabled) {
+      await call('setWebhookEndpointEnabled', 'POST', `/__control/webhook-endpoints/${encodeURIComponent(id)}/enabled`, { enabled });
+    },
+    async refundOrder(orderId, input) {
+      const body = input.amount === undefined ? {} : { amount: input.amount };
+      return objectOf('refundOrder', await call('refundOrder', 'POST', `/__control/orders/${encodeURIComponent(orderId)}/refunds`, body));
+    },
+    async createCustomer(input) {
+      const body = { ...(input.externalId ? { external_id: input.externalId } : {}), ...(input.email ? { email: input.email } : {}) };
+      return objectOf('createCustomer', await call('createCustomer', 'POST', '/__control/customers', body));
+    },
+    async createProduct(input) {
+      return objectOf('createProduct', await call('createProduct', 'POST', '/__control/products', input.name ? { name: input.name } : {}));
+    },
+    async createSubscription(input) {
+      const body = { customer_id: input.customerId, status: input.status, ...(input.seats === undefined ? {} : { seats: input.seats }) };
+      return objectOf('createSubscription', await call('createSubscription', 'POST', '/__control/subscriptions', body));
+    },
+    async grantLicenseKey(input) {
+      const body = { customer_id: input.customerId, ...(input.benefitId ? { benefit_id: input.benefitId } : {}) };
+      return objectOf('grantLicenseKey', await call('grantLicenseKey', 'POST', '/__control/license-keys', body));
+    },
+    async listEvents(filter = {}) {
+      // The log is read a page at a time: a whole long log would exceed the largest body the client keeps.
+      const events: TargetEvent[] = [];
+      for (;;) {
+        const after = events.at(-1)?.id;
+        const query = new URLSearchParams({ limit: String(EVENTS_PAGE), ...(filter.type === undefined ? {} : { type: filter.type }), ...(after === undefined ? {} : { after }) });
+        const answer = objectOf('listEvents', await call('listEvents', 'GET', `/__control/events?${query}`));
+        if (!Array.isArray(answer.items)) throw new AdapterError('listEvents', 'reference adapter: listEvents: the answer has no items array');
+        events.push(...(answer.items as TargetEvent[]));
+        if (answer.has_more !== true || answer.items.length === 0) return events;
+      }
+    },
+    async settleDeliveries(timeoutMs) {
+      // The control API answers when deliveries settle or the wait ends: ask for less than the client's own deadline.
+      const wait = Math.min(MAX_SETTLE_MS, Math.round(timeoutMs), target.timeoutMs - 1000);
+      await call('settleDeliveries', 'POST', '/__control/webhook-deliveries/settle', { timeout_ms: Math.max(0, wait) });
+    },
+    async close() {
+      if (own) await http.close();
+    },
+  };
+}
+
+/** The module export, so that `--adapter engine/adapters/reference.ts` works like any adapter module. */
+export const createAdapter: AdapterFactory = (target) => createReferenceAdapter(target);

@@ -1,0 +1,201 @@
+/**
+ * The one judging path: every exchange the harness makes with a target (a cell's cases, its
+ * probes, the steps of a stateful scenario, a model-based command, a `conformance diff` sequence,
+ * a fixture it creates through the API) is judged by the response checks, which hold of any answer
+ * whatever was asked: no server error, a documented status code, content type, schema (error bodies
+ * and `2XX`-style ranges included) and headers, and the data invariants of the records it holds.
+ * A finding is reported on the exchange's own operation and check, with that exchange's reproducer.
+ * @see design.md, Targets and configuration ("Every exchange the harness makes ... is judged by the response checks")
+ */
+import { CHECKS } from '../checks/index.js';
+import type { LoadedSpec, Operation } from '../core/spec/load.js';
+import type { Client } from './client.js';
+import { toCurl, type SecretRef } from '../core/curl.js';
+import { acceptedBy, type BaselineEntry } from './baseline.js';
+import type { CellMeta, Check, Exchange, Failure, Finding } from '../core/types.js';
+
+/**
+ * The checks that judge any answer of an operation, whatever the request asked: they look at the
+ * response alone (and the operation's document), never at what the query meant.
+ */
+export const RESPONSE_CHECK_IDS: readonly string[] = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'response_headers_conformance',
+  'version_fields',
+  'timestamp_precision_of_version',
+  'timestamps_utc',
+  'embedded_references_consistent',
+  'product_recurring_consistent',
+  'product_meter_interval_count_null',
+  'subscription_product_recurring',
+  'license_key_display_key_masked',
+];
+
+/** The response checks, in report order. */
+export const RESPONSE_CHECKS: readonly Check[] = CHECKS.filter((c) => RESPONSE_CHECK_IDS.includes(c.id));
+
+/**
+ * The finding of an exchange that got no complete answer (a timeout, a reset, garbage): no check
+ * can pass on it, since a verdict needs an answer.
+ * @returns the finding, or undefined when a response came
+ */
+export function noAnswerFinding(exchange: Exchange): Finding | undefined {
+  if (exchange.response) return undefined;
+  const error = exchange.transportError ?? { code: 'CNF_NO_RESPONSE', message: 'no response was recorded' };
+  return {
+    kind: 'no_response',
+    title: 'No response',
+    message: `${exchange.request.method} ${exchange.request.url.replace(/\?.*$/, '')} got no complete answer (${error.code}: ${error.message}); a check needs an answer to pass.`,
+    expected: 'an HTTP response',
+    actual: error,
+  };
+}
+
+/** What {@link JudgedCells} records besides the exchange: where it came from, for the reproducer. */
+export interface JudgedSource {
+  /** The run's seed, printed in reproducers. */
+  seed: number;
+  /** Secrets to hide from curl commands. */
+  secrets: readonly SecretRef[];
+  /** The steps before this exchange (a scenario's, a command sequence's), printed with the finding. */
+  steps?: readonly string[];
+}
+
+/** Most failures one judged cell keeps per finding kind; the rest are counted in the first one's message. */
+const KEEP_PER_KIND = 1;
+
+/**
+ * Judges exchanges with the response checks and keeps, per (operation, check), the failures found
+ * (at most {@link KEEP_PER_KIND} per finding kind, the others counted). Cells that found nothing
+ * are not emitted: they would only repeat the cells of the check-driven suites. Exchanges of a
+ * request outside the document (a URL the target handed out, the reference's control API) are
+ * not judged: the document says nothing of them.
+ */
+export class JudgedCells {
+  readonly #spec: LoadedSpec;
+  readonly #cells = new Map<string, CellMeta>();
+  readonly #seen = new Map<string, number>();
+  readonly #checks: readonly Check[];
+
+  readonly #baseline: readonly BaselineEntry[];
+
+  /**
+   * @param checks the response checks to apply (default all of {@link RESPONSE_CHECKS}, e.g. narrowed by `--checks`)
+   * @param baseline accepted deviations: a failure one accepts is kept in a passed cell's `accepted`, never failing it
+   */
+  constructor(spec: LoadedSpec, checks: readonly Check[] = RESPONSE_CHECKS, baseline: readonly BaselineEntry[] = []) {
+    this.#spec = spec;
+    this.#checks = checks;
+    this.#baseline = baseline;
+  }
+
+  /**
+   * Judges one exchange of `operation` with every response check that applies to it.
+   * @returns the failures found (also kept for {@link take})
+   */
+  judge(operation: Operation, exchange: Exchange, source: JudgedSource): Failure[] {
+    if (!this.#spec.operations.includes(operation)) return [];
+    const ctx = { spec: this.#spec, operation };
+    const found: Failure[] = [];
+    const silent = noAnswerFinding(exchange);
+    for (const check of this.#checks) {
+      if ((check.appliesTo?.(ctx) ?? true) !== true) continue;
+      // A case the harness made to be refused is judged for its status by the probing check.
+      if (exchange.case.refusal && check.id === 'status_code_conformance') continue;
+      // Without an answer only not_a_server_error speaks (once), rather than every check repeating it.
+      if (silent && check.id !== 'not_a_server_error') continue;
+      const findings = silent ? [silent] : check.run(ctx, exchange, []);
+      for (const finding of findings) {
+        const failure = toFailure(check, operation, exchange, finding, source);
+        found.push(failure);
+        this.#keep(failure);
+      }
+    }
+    return found;
+  }
+
+  #keep(failure: Failure): void {
+    const entry = acceptedBy(failure, this.#baseline);
+    if (entry) {
+      const key = `${failure.operationId}\u0000${failure.checkId}\u0000accepted`;
+      const cell = this.#cells.get(key) ?? { operationId: failure.operationId, checkId: failure.checkId, status: 'passed', cases: 0, failures: [], accepted: [] };
+      this.#cells.set(key, cell);
+      cell.cases++;
+      if (cell.accepted!.length < KEEP_PER_KIND) cell.accepted!.push({ ...failure, acceptedBecause: entry.reason });
+      return;
+    }
+    const key = `${failure.operationId}\u0000${failure.checkId}`;
+    const kindKey = `${key}\u0000${failure.kind}`;
+    const seen = (this.#seen.get(kindKey) ?? 0) + 1;
+    this.#seen.set(kindKey, seen);
+    const cell = this.#cells.get(key);
+    if (seen > KEEP_PER_KIND) {
+      // Counted on the failure kept, while its cell has not been taken yet.
+      const first = cell?.failures.find((f) => f.kind === failure.kind);
+      if (first) {
+        cell!.cases++;
+        first.message = `${first.message.replace(/ \(seen on \d+ exchanges\)$/, '')} (seen on ${seen} exchanges)`;
+      }
+      return;
+    }
+    if (cell) {
+      cell.cases++;
+      cell.failures.push(failure);
+    } else {
+      this.#cells.set(key, { operationId: failure.operationId, checkId: failure.checkId, status: 'failed', cases: 1, failures: [failure] });
+    }
+  }
+
+  /**
+   * The failed cells judged since the last call (and the passed cells of failures a baseline
+   * accepts), and forgets them. A finding kind already reported
+   * on an (operation, check) is not reported again by a later call, only counted.
+   */
+  take(): CellMeta[] {
+    const cells = [...this.#cells.values()];
+    this.#cells.clear();
+    return cells;
+  }
+}
+
+/**
+ * A check's finding on one exchange, placed in its run: the operation, case, request and response,
+ * and the reproducer (curl with secrets hidden, the seed, the fast-check path when there is one;
+ * the steps before it are added to the message).
+ */
+export function toFailure(check: Check, operation: Operation, exchange: Exchange, finding: Finding, source: JudgedSource & { path?: string }): Failure {
+  const steps = source.steps?.length ? `\nSteps: ${source.steps.map((s, i) => `${i + 1}) ${s}`).join('; ')}` : '';
+  return {
+    ...finding,
+    message: `${finding.message}${steps}`,
+    checkId: check.id,
+    severity: check.severity,
+    rule: check.rule,
+    operationId: operation.operationId,
+    caseId: exchange.case.id,
+    case: exchange.case,
+    request: exchange.request,
+    ...(exchange.response ? { response: exchange.response } : {}),
+    reproduce: { curl: toCurl(exchange.request, source.secrets), seed: source.seed, ...(source.path !== undefined ? { path: source.path } : {}) },
+  };
+}
+
+/**
+ * A client whose every exchange of a document operation is judged by `judged` before it is
+ * returned: the one judging path for the suites, scenarios, commands and sequences that send
+ * through it.
+ * @param source the seed, secrets and steps of the exchange being judged, read at each send
+ */
+export function judgingClient(client: Client, judged: JudgedCells, source: () => JudgedSource): Client {
+  return {
+    async send(operation, testCase) {
+      const exchange = await client.send(operation, testCase);
+      judged.judge(operation, exchange, source());
+      return exchange;
+    },
+    close: () => client.close(),
+  };
+}

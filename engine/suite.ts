@@ -1,0 +1,128 @@
+/**
+ * Declares the vitest tests of a conformance suite: one `describe` per operation, one `test` per
+ * check, each writing its matrix cell to `task.meta.conformance` for the reporters, and the failed
+ * cells the one judging path found on the test's other exchanges to `task.meta.judged`.
+ */
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { selectChecks } from '../checks/index.js';
+import type { Harvest } from '../generators/query-case.js';
+import { loadSpec, type LoadedSpec, type Operation } from '../core/spec/load.js';
+import { type TargetAdapter } from '../core/adapter.js';
+import { loadAdapter } from './adapters/load.js';
+import { createCachingClient } from './caching-client.js';
+import { MAX_WRITE_CASES, runCell, secretsOf, sendWriteCases, type WriteEvidence } from './cell.js';
+import { createClient, type Client } from './client.js';
+import { operationSeed, readRunContext, type RunContext } from './context.js';
+import { harvestValues } from './harvest.js';
+import { JudgedCells, judgingClient, RESPONSE_CHECKS } from './judge.js';
+import { SAFE_METHODS } from '../core/operation-needs.js';
+import type { CellMeta, CheckNeeds } from '../core/types.js';
+import { writeCaseMaker } from './write-cases.js';
+
+/** Thrown by a test whose cell failed: the message is the first failure, the data is in `task.meta`. */
+export class ConformanceFailure extends Error {
+  constructor(cell: CellMeta) {
+    const first = cell.failures[0];
+    super(first ? `${first.title}: ${first.message}\nReproduce with: ${first.reproduce.curl}` : `${cell.checkId} failed`);
+    this.name = 'ConformanceFailure';
+  }
+}
+
+/** Thrown by a test whose cell errored: the harness failed inside it (the cell carries the error). */
+export class CellError extends Error {
+  readonly code: string;
+  constructor(cell: CellMeta) {
+    super(`${cell.checkId} on ${cell.operationId}: ${cell.error?.message ?? 'errored'}`);
+    this.name = 'CellError';
+    this.code = cell.error?.code ?? 'CNF_ERR_RUNNER';
+  }
+}
+
+/** What a test does with its cell and the judged cells: records them and sets the test's outcome. */
+export interface CellOutcome {
+  task: { meta: { conformance?: CellMeta; judged?: CellMeta[] } };
+  skip: (note?: string) => void;
+}
+
+/**
+ * Records a cell (and the judged cells of the test's other exchanges) on the test and ends the
+ * test as the cell says: skipped (also not applicable), failed when it or a judged cell failed,
+ * errored when the harness failed inside it.
+ */
+export function settle({ task, skip }: CellOutcome, cell: CellMeta, judged: CellMeta[] = []): void {
+  task.meta.conformance = cell;
+  if (judged.length) task.meta.judged = judged;
+  if (cell.status === 'failed') throw new ConformanceFailure(cell);
+  const judgedFailure = judged.find((c) => c.status === 'failed');
+  if (judgedFailure) throw new ConformanceFailure(judgedFailure);
+  if (cell.status === 'errored') throw new CellError(cell);
+  if (cell.status === 'skipped' || cell.status === 'not_applicable') skip(cell.skipReason);
+}
+
+/** The response checks the run selects (`--checks`), for the one judging path. */
+export function selectedResponseChecks(run: RunContext) {
+  return run.checks?.length ? RESPONSE_CHECKS.filter((c) => run.checks!.includes(c.id)) : RESPONSE_CHECKS;
+}
+
+/** Which operations a suite declares tests for: those that change no state, or those that do (the `writes` suite). */
+export type OperationScope = 'safe' | 'unsafe';
+
+/**
+ * Declares the tests of every selected check whose `needs` is among `needs`, for every selected
+ * operation of the run's document in `scope`: the generic suites take the safe operations (run in
+ * parallel, with a cache of identical reads), the `writes` suite the operations that change state
+ * (run with the stateful suites, each case on a fixture made for it). Every exchange is judged by
+ * the response checks (engine/judge.ts). Must be awaited at the top level of a `.suite.ts` file.
+ * @throws HarnessError when the run context, the document or the adapter module cannot be read
+ */
+export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: OperationScope = 'safe'): Promise<void> {
+  const run = readRunContext();
+  const spec = await loadSpec(run.specFile);
+  const checks = selectChecks(run.checks).checks.filter((c) => needs.includes(c.needs));
+  const inScope = (o: Operation) => SAFE_METHODS.has(o.method) === (scope === 'safe');
+  const operations = spec.operations.filter((o) => inScope(o) && (!run.operations || run.operations.includes(o.operationId)));
+  if (checks.length === 0 || operations.length === 0) return;
+  const judged = new JudgedCells(spec, selectedResponseChecks(run), run.baseline ?? []);
+  const raw = judgingClient(createClient(run.target), judged, () => ({ seed: run.seed, secrets: secretsOf(run.target) }));
+  // Reads are cached only where nothing changes state; writes and their read-backs must see the target as it is now.
+  const client: Client = scope === 'safe' ? createCachingClient(raw, run.target) : raw;
+  let adapter: Promise<TargetAdapter | undefined> | undefined;
+  afterAll(async () => {
+    await client.close();
+    await (await adapter)?.close?.();
+  });
+
+  for (const operation of operations) {
+    describe(operation.operationId, () => {
+      let harvest: Harvest | undefined;
+      let evidence: Promise<WriteEvidence[]> | undefined;
+      beforeAll(async () => {
+        // A burst sends one fixed request; only generated cases use harvested filter values.
+        if (scope === 'safe' && checks.some((c) => c.needs !== 'burst')) harvest = await harvestValues(client, operation);
+      });
+      for (const check of checks) {
+        test(check.id, async (context) => {
+          const writes = scope === 'unsafe' ? writeCaseMaker(spec, operation, run.target, await (adapter ??= loadAdapter(run.adapter, run.target))) : undefined;
+          const cell = await runCell({
+            spec,
+            operation,
+            check,
+            target: run.target,
+            client,
+            harvest,
+            seed: operationSeed(run.seed, operation.operationId),
+            runSeed: run.seed,
+            runs: run.runs,
+            ...(run.baseline ? { baseline: run.baseline } : {}),
+            judge: (op, exchange) => judged.judge(op, exchange, { seed: run.seed, secrets: secretsOf(run.target) }),
+            ...(writes ? { writes, writeEvidence: () => (evidence ??= sendWriteCases(client, operation, writes, Math.min(run.runs, MAX_WRITE_CASES))) } : {}),
+          });
+          settle(context, cell, judged.take());
+        });
+      }
+    });
+  }
+}
+
+/** The document a suite judges against, for suites that load it themselves. */
+export type { LoadedSpec };
