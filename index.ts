@@ -1,6 +1,6 @@
 /**
  * The library API of `billing-api-conformance`: everything the `conformance` command does, as
- * functions a test or a script can call (style.md: the CLI is a thin client of the library).
+ * functions a test or a script can call (docs/architecture.md, Floors: the CLI is a thin client of the library).
  *
  * - {@link runConformance}: the conformance run (`conformance run`), returning the exit code,
  *   the cells, the coverage and the seed; throws `HarnessError` (`CNF_ERR_*`) for bad options.
@@ -20,4 +20,8 @@ export { HarnessError, HARNESS_ERROR_CODES, type HarnessErrorCode } from './core
 export { lintDocument, formatLintResult, type LintResult, type LintDiagnostic } from './core/spec/lint.js';
 export { loadSpec, specPath, API_VERSIONS, type ApiVersion, type LoadedSpec, type Operation } from './core/spec/load.js';
 export * from './reporters/index.js';
+export { computeCoverage, describeShortfall, formatCoverageTotal, formatPercent, isPercent, COVERAGE_MEASURES } from './engine/coverage.js';
+export type { Coverage, CoverageMeasure, CoverageTotal, OperationCoverage } from './engine/coverage.js';
+export { collectResults, exitCodeFor, finishResults, summarize, ResultsCollector } from './engine/results.js';
+export type { CollectedResults, ExitCode, HarnessProblem, ReportCell, RunResults, RunSummary } from './engine/results.js';
 export type { CellMeta, CellStatus, Check, CheckContext, CheckNeeds, Exchange, Failure, Finding, HttpRequest, HttpResponse, Reproducer, Role, Severity, SkipKind, TestCase } from './core/types.js';

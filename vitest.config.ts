@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // main process ends the run and writes its reports (cli/interruptible-run.ts).
 const WORKER_SIGNALS = ['--require', fileURLToPath(new URL('./cli/worker-signals.cjs', import.meta.url))];
 
-// Three projects (design.md): `unit` is the project's own tests, no network beyond loopback servers
+// Three projects (docs/decisions.md, Stateful conformance): `unit` is the project's own tests, no network beyond loopback servers
 // the tests start themselves; `conformance` is the suites, run against a target by `conformance run`;
 // `conformance-stateful` is the stateful suites, run after the others (groupOrder) and one file at
 // a time, since they change the target's state and move its clock.

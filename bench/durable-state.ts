@@ -9,7 +9,7 @@
  * of each, and PASS/FAIL: the p99 of reads with `--state` within 2x of that without, for both.
  * Exits 1 when a bar fails, 2 when the benchmark fails.
  * Usage: npx tsx bench/durable-state.ts
- * @see server/state-journal.ts; issue 15, point 2
+ * @see server/state-journal.ts; docs/reference-server.md (Durability (--state))
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';

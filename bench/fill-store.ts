@@ -3,10 +3,11 @@
  * store's own APIs (so that every index and kept order is maintained as in normal use). New
  * products copy the shape of the organization's demo products (prices, benefits, media, custom
  * fields), so that a page of them serializes to about as many bytes as a page of demo products.
- * @see shared/design.md, Quality bars (list latency at 100,000 stored products within 3x of 1,000)
+ * @see docs/design.md (Performance: list latency at 100,000 stored products within 3x of 1,000)
  */
 import { DEMO_NOW_MICROS } from '../server/demo-data.js';
-import { newId, type PriceRecord, type ProductRecord, type ProductVisibility, type Store } from '../server/store.js';
+import type { PriceRecord, ProductRecord, ProductVisibility } from '../server/records.js';
+import { newId, type Store } from '../server/store.js';
 import { formatTimestamp } from '../server/timestamps.js';
 
 const MICROS_PER_DAY = 86_400_000_000;

@@ -6,7 +6,7 @@
  * benefits, create a file). Prism gets the same reads (it keeps no state, so writes would measure
  * nothing). The requests are played in order by wrk's Lua `request()` (one thread: one sequence
  * shared by all connections) or by autocannon's request list.
- * @see shared/design.md, Quality bars; issue 15, point 4
+ * @see docs/design.md (Performance); docs/reference-server.md (A realistic benchmark row)
  */
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

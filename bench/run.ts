@@ -15,7 +15,7 @@
  *    holding 100,000, and what keeping the indexes costs per insert and update at that size.
  * Prints the figures and PASS/FAIL against each quality bar; exits 1 when a bar fails, 2 when the
  * benchmark itself fails. Every server it starts is stopped, even on error.
- * @see shared/design.md, Quality bars
+ * @see docs/design.md (Performance); docs/performance.md
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,7 +28,7 @@ import { latencies, loadGenerator, measureLoad, median, type LoadResult } from '
 import { mixedRequests, mixedStats, startMixedServer, stopMixedServer, type MixedRequest } from './mixed.js';
 import { freePort, startServer, stopServer, type ServerProcess } from './processes.js';
 
-/** The quality bars of shared/design.md. */
+/** The quality bars of docs/design.md (Performance). */
 export const BARS = {
   /** Reference requests per second over Prism's, on the same list operation. */
   minThroughputRatio: 10,

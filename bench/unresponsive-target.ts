@@ -7,7 +7,7 @@
  * the wall time, the exit code, whether junit.xml and report.json were written, the cells by
  * verdict, and any stack trace on stdout or stderr. The `interrupt` row sends SIGTERM 20 s into a
  * run against the hanging target and measures the time from the signal to the exit.
- * Bars (issue 15, "Bounded runs"): a hanging target within 2 minutes, a slow one (answers after
+ * Bars (docs/performance.md, "A target that stops answering"): a hanging target within 2 minutes, a slow one (answers after
  * 15 s) within 5 minutes, every other behaviour within 5 minutes; exit 1 (143 for the interrupt,
  * within 15 s of the signal); the reports present; no stack trace. Prints a table and PASS/FAIL per
  * row; exits 1 when a bar fails, 2 when the benchmark itself fails. Every target and child it

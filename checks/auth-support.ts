@@ -2,7 +2,7 @@
  * The 401 answer every credential check expects: status 401 (RFC 9110 section 15.5.2), and a body
  * valid against the 401 response the operation documents (for this API: `{error: "Unauthorized",
  * detail}`); a document that documents no 401 body is held to the status alone.
- * @see api-description.md, Errors
+ * @see spec/rules.yaml auth.missing_credentials, auth.invalid_credentials
  */
 import type { CheckContext, Finding, HttpResponse } from '../core/types.js';
 import { mediaTypeOf } from './content-type-conformance.js';
@@ -10,9 +10,9 @@ import { brief } from './support.js';
 
 /**
  * Findings for a response that should refuse the request's credentials; `why` says what the
- * request lacked. The bundled API's rules ask for 401 (api-description.md, Errors); on another
- * document 401 or 403 is a refusal (RFC 9110 sections 15.5.2 and 15.5.4: a server may answer 403
- * to credentials it will not accept, as API-key schemes often do).
+ * request lacked. The bundled API's rules ask for 401 (spec/rules.yaml auth.missing_credentials,
+ * auth.invalid_credentials); on another document 401 or 403 is a refusal (RFC 9110 sections 15.5.2
+ * and 15.5.4: a server may answer 403 to credentials it will not accept, as API-key schemes often do).
  */
 export function expectUnauthorized(ctx: CheckContext, response: HttpResponse, why: string): Finding[] {
   const refused = ctx.operation.apiRules === true ? response.status === 401 : response.status === 401 || response.status === 403;

@@ -22,6 +22,10 @@ export const contentTypeConformance: Check = {
   title: 'Undocumented Content-Type',
   severity: 'medium',
   rule: 'openapi.response.content',
+  layer: 'generic',
+  everyExchange: true,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   run(ctx, exchange) {
     const response = exchange.response;

@@ -6,7 +6,7 @@ function sameId(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
-/** Whether an object is a product: it has is_recurring and its prices. @see api-description.md, Product */
+/** Whether an object is a product: it has is_recurring and its prices. @see spec/openapi.yaml, schema ProductBase */
 function isProduct(object: JsonObject): boolean {
   return Object.hasOwn(object, 'is_recurring') && Array.isArray(own(object, 'prices'));
 }
@@ -23,13 +23,17 @@ function documentsReference(object: ObjectSchemaView): boolean {
  * the two ids are equal (UUIDs compared without regard to case); an embedded object beside a null
  * `x_id` names none and fails too. A product's prices carry the product's id as product_id. A null
  * embedded object, or one without an id, is not judged.
- * @see api-description.md, Subscription; License key (customer portal); Price (common fields)
+ * @see spec/rules.yaml references.embedded_consistent
  */
 export const embeddedReferencesConsistent: Check = {
   id: 'embedded_references_consistent',
   title: 'Embedded object is not the one its id names',
   severity: 'high',
   rule: 'references.embedded_consistent',
+  layer: 'api',
+  everyExchange: true,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ operation }) => documentsObject(operation, documentsReference) || 'no embedded object beside the *_id field naming it in its responses',
   run(_ctx, exchange) {

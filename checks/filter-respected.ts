@@ -12,13 +12,17 @@ const METADATA_KEY = /^metadata\[([^\[\]]+)\]$/;
  * the field holds one of the values; `gte`/`lte`: the field is a date-time within the bound) and
  * `metadata[key]=value` (the item's metadata value, as text, is one of the values). Filters whose
  * semantics the API description does not state (`match: unspecified`) are not asserted.
- * @see api-description.md, List filters; design.md, Conformance rules (Filters)
+ * @see spec/rules.yaml lists.filters, lists.filters.metadata; docs/design.md (What the API requires that the harness relies on)
  */
 export const filterRespected: Check = {
   id: 'filter_respected',
   title: 'Filter not applied',
   severity: 'high',
   rule: 'lists.filters',
+  layer: 'generic',
+  everyExchange: false,
+  conformanceClass: 'pagination',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ operation }) =>
     operation.parameters.some((p) => (p.filter && p.filter.match !== 'unspecified') || p.style === 'deepObject') ||

@@ -39,7 +39,6 @@ import { timestampsUtc } from './timestamps-utc.js';
 import { writeEffectVisible } from './write-effect-visible.js';
 import { inLayer } from './layers.js';
 
-export { API_RULE_CHECKS, layerOf, type CheckLayer } from './layers.js';
 
 /**
  * Every check, in report order, each in its layer (checks/layers.ts): the bundled API's rules are
@@ -86,6 +85,9 @@ export const CHECKS: readonly Check[] = [
 
 /** Check ids, for option validation and the README's list. */
 export const CHECK_IDS: readonly string[] = CHECKS.map((c) => c.id);
+
+/** The checks of the bundled API's rules (`layer: 'api'`), by id: not applicable on a document without those rules. */
+export const API_RULE_CHECKS: ReadonlySet<string> = new Set(CHECKS.filter((c) => c.layer === 'api').map((c) => c.id));
 
 /**
  * The checks to run: all, or those named.

@@ -8,13 +8,17 @@ import { acceptsOrganizationToken } from '../core/operation-needs.js';
  * NotPermitted), never a success. The token is the `no_scope` role's organization token, or on the
  * customer portal the `portal_no_scope` role's customer session: whichever scope a portal operation
  * needs (where the description shows none, one is inferred), a session with none must be refused.
- * @see api-description.md, Authentication (each endpoint lists a read scope and a write scope)
+ * @see spec/rules.yaml auth.scopes (each endpoint lists a read scope and a write scope)
  */
 export const insufficientScopeRejected: Check = {
   id: 'insufficient_scope_rejected',
   title: 'Insufficient scope not rejected',
   severity: 'critical',
   rule: 'auth.scopes',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'auth',
+  level: 'must',
   needs: 'no_scope',
   appliesTo: ({ operation }) =>
     operation.scopes.length === 0

@@ -6,13 +6,17 @@ import { brief } from './support.js';
  * A license key's display_key is a masked form of its key: it does not contain the whole key.
  * Judged where an object has both as strings and the key is not empty; how the mask looks is
  * not stated, so nothing else is asserted.
- * @see api-description.md, License key (customer portal): key (secret value), display_key (masked form)
+ * @see spec/rules.yaml license_keys.display_key_masked (key: secret value; display_key: masked form)
  */
 export const licenseKeyDisplayKeyMasked: Check = {
   id: 'license_key_display_key_masked',
   title: 'Display key reveals the license key',
   severity: 'high',
   rule: 'license_keys.display_key_masked',
+  layer: 'api',
+  everyExchange: true,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ operation }) => documentsObject(operation, (object) => object.has('key') && object.has('display_key')) || 'no key and display_key in its responses',
   run(_ctx, exchange) {

@@ -18,13 +18,17 @@ function listed(exchange: Exchange): { ids: Set<string>; total: number; complete
  * of that same customer) is not refused (401 or 403) to the member, is answered with the same
  * class of status, and a list holds the same records (the same `total_count`; the same ids when
  * the page holds the whole list).
- * @see api-description.md, Authentication (customer_session and member_session: customer portal endpoints)
+ * @see spec/rules.yaml auth.customer_portal_sessions (customer_session and member_session: customer portal endpoints)
  */
 export const memberSessionActsForCustomer: Check = {
   id: 'member_session_acts_for_customer',
   title: 'A member session does not act for its customer',
   severity: 'high',
   rule: 'auth.customer_portal_sessions',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'auth',
+  level: 'must',
   needs: 'roles',
   roles: ['customer_session', 'member_session'],
   appliesTo: ({ operation }) =>

@@ -4,13 +4,17 @@ import { expectUnauthorized, requiresCredentials } from './auth-support.js';
 /**
  * An operation that requires credentials answers a request without any with 401 and the body
  * `{error: "Unauthorized", detail}`.
- * @see api-description.md, Authentication and Errors (401: missing or unacceptable credentials)
+ * @see spec/rules.yaml auth.missing_credentials (401: missing or unacceptable credentials)
  */
 export const missingAuthRejected: Check = {
   id: 'missing_auth_rejected',
   title: 'Missing credentials not rejected',
   severity: 'critical',
   rule: 'auth.missing_credentials',
+  layer: 'generic',
+  everyExchange: false,
+  conformanceClass: 'auth',
+  level: 'must',
   needs: 'anonymous',
   appliesTo: requiresCredentials,
   run(ctx, exchange) {

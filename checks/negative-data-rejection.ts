@@ -10,13 +10,17 @@ import { SAFE_METHODS } from '../core/operation-needs.js';
  * must be 422 with a validation entry whose `loc` names it (`["query", name, ...]`, `["body",
  * field, ...]`). A state-changing request names a random id, so a 404 (the resource looked up
  * before the body was validated) is accepted there too.
- * @see api-description.md, Errors (422 and the validation entry)
+ * @see spec/rules.yaml errors.validation (422 and the validation entry)
  */
 export const negativeDataRejection: Check = {
   id: 'negative_data_rejection',
   title: 'Invalid data accepted',
   severity: 'high',
   rule: 'errors.validation',
+  layer: 'generic',
+  everyExchange: false,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'negative',
   run(ctx, exchange) {
     const response = exchange.response;

@@ -3,13 +3,17 @@ import type { Check } from '../core/types.js';
 /**
  * A request gets an answer, and never a 5xx. A timeout, a reset or a refused connection is a
  * finding too: a correct target answers every request.
- * @see design.md, Quality bars (Robustness)
+ * @see spec/rules.yaml robustness.no_server_error; docs/design.md (Reference server)
  */
 export const notAServerError: Check = {
   id: 'not_a_server_error',
   title: 'Server error',
   severity: 'critical',
   rule: 'robustness.no_server_error',
+  layer: 'generic',
+  everyExchange: true,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   run(_ctx, exchange) {
     if (exchange.transportError) {

@@ -9,7 +9,7 @@ import { brief } from './support.js';
  * (a document that shows none says nothing of missing resources). An operation that takes a body
  * may answer 422 instead, since a target may validate the body (whose ids name nothing either)
  * before looking the resource up.
- * @see api-description.md, Errors (404: referenced resource does not exist (product, customer, order))
+ * @see spec/rules.yaml errors.not_found (404: referenced resource does not exist (product, customer, order))
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-15.5.5
  */
 export const notFoundErrorBody: Check = {
@@ -17,6 +17,10 @@ export const notFoundErrorBody: Check = {
   title: 'A missing resource is not answered 404 ResourceNotFound',
   severity: 'medium',
   rule: 'errors.not_found',
+  layer: 'generic',
+  everyExchange: false,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'not_found',
   appliesTo: ({ operation }) =>
     !operation.parameters.some((p) => p.in === 'path')

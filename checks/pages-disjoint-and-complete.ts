@@ -10,13 +10,17 @@ function ids(exchange: Exchange): string[] {
  * not overlap, together they hold `total_count` items, and the page after the last is an empty
  * 200, not an error. The suite walks pages 1..max_page (`history`) and then max_page + 1
  * (`exchange`); a walk cut short by the suite asserts only disjointness.
- * @see design.md, Conformance rules (Pagination)
+ * @see spec/rules.yaml pagination.walk, pagination.past_last_page; docs/design.md (What the API requires that the harness relies on)
  */
 export const pagesDisjointAndComplete: Check = {
   id: 'pages_disjoint_and_complete',
   title: 'Pages overlap or miss items',
   severity: 'high',
   rule: 'pagination.walk',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'pagination',
+  level: 'must',
   needs: 'walk',
   appliesTo: ({ operation }) => operation.paginated || 'not a paginated list',
   run(_ctx, exchange, history) {

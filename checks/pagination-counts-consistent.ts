@@ -5,13 +5,17 @@ import { MAX_LIMIT, listBody, requestedPage } from './support.js';
  * `pagination.max_page` is `ceil(total_count / limit)` (0 or 1 when nothing matches) and a page
  * holds `min(limit, total_count - (page - 1) * limit)` items (none past the last page). A
  * `limit` above 100 may have been clamped to 100, so either reading is accepted for it.
- * @see design.md, Conformance rules (Pagination); api-description.md, Conventions
+ * @see spec/rules.yaml pagination.counts, limits.page_size; docs/design.md (What the API requires that the harness relies on)
  */
 export const paginationCountsConsistent: Check = {
   id: 'pagination_counts_consistent',
   title: 'Pagination counts inconsistent',
   severity: 'high',
   rule: 'pagination.counts',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'pagination',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ operation }) => operation.paginated || 'not a paginated list',
   run(_ctx, exchange) {

@@ -5,13 +5,17 @@ import { DEFAULT_LIMIT, listBody } from './support.js';
  * Without `page` and `limit`, a list is its first page of 10: the same items, in the same order,
  * as with `page=1&limit=10` and the same filters. The suite sends the explicit request (`exchange`)
  * after the bare one (`history[0]`).
- * @see api-description.md, Limits (page starts at 1, default 1; page size default 10)
+ * @see spec/rules.yaml pagination.page_default (page starts at 1, default 1; page size default 10)
  */
 export const paginationDefaults: Check = {
   id: 'pagination_defaults',
   title: 'Pagination defaults not applied',
   severity: 'medium',
   rule: 'pagination.page_default',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'pagination',
+  level: 'must',
   needs: 'defaults',
   appliesTo: ({ operation }) =>
     (operation.paginated && ['page', 'limit'].every((n) => operation.parameters.some((p) => p.name === n))) || 'not a paginated list with page and limit',

@@ -4,13 +4,17 @@ import { MAX_LIMIT, listBody, requestedPage } from './support.js';
 /**
  * A list never yields more items than asked for, and never more than 100: without `limit` at
  * most 10; a `limit` above 100 may be clamped or rejected with 422, but never honoured.
- * @see api-description.md, Limits (page size default 10, maximum 100)
+ * @see spec/rules.yaml limits.page_size (page size default 10, maximum 100)
  */
 export const paginationLimitRespected: Check = {
   id: 'pagination_limit_respected',
   title: 'Page size limit not respected',
   severity: 'high',
   rule: 'limits.page_size',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'limits',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ operation }) => operation.paginated || 'not a paginated list',
   run(_ctx, exchange) {

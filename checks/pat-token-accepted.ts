@@ -6,13 +6,17 @@ import { brief } from './support.js';
  * with every scope of the admin's organization) is served, i.e. not refused with 401 or 403, by
  * every operation whose security names `pat`. Organization access tokens are what the `admin` role
  * holds in the reference (an `oat`), on which every other check's valid requests depend.
- * @see api-description.md, Authentication ("pat (personal access token): accepted on management endpoints")
+ * @see spec/rules.yaml auth.bearer_tokens_management ("pat (personal access token): accepted on management endpoints")
  */
 export const patTokenAccepted: Check = {
   id: 'pat_token_accepted',
   title: 'Personal access token refused',
   severity: 'high',
   rule: 'auth.bearer_tokens_management',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'auth',
+  level: 'must',
   needs: 'roles',
   roles: ['pat'],
   appliesTo: ({ operation }) => operation.security.some((alternative) => 'pat' in alternative) || 'the operation does not accept personal access tokens',

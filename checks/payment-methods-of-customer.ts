@@ -13,13 +13,17 @@ function customerParameter({ operation }: CheckContext): Parameter | undefined {
  * The items of a list nested under a customer (`GET /v1/customers/{id}/payment-methods`) are that
  * customer's: each item's customer_id equals the path's id (UUIDs compared without regard to
  * case). Items without a string customer_id are not judged.
- * @see api-description.md, Endpoints (GET /v1/customers/{id}/payment-methods: path id, customer uuid)
+ * @see spec/rules.yaml customers.payment_methods_of_customer; operation customers:list_payment_methods (path id, customer uuid)
  */
 export const paymentMethodsOfCustomer: Check = {
   id: 'payment_methods_of_customer',
   title: 'Listed item of another customer',
   severity: 'high',
   rule: 'customers.payment_methods_of_customer',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   appliesTo: (ctx) => {
     if (!ctx.operation.paginated || !customerParameter(ctx)) return 'not a list under a customer (/customers/{id}/...)';

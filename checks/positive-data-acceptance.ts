@@ -33,9 +33,10 @@ function queryValid(operation: Operation, query: QueryValues): boolean {
  * A request whose every parameter is valid against its schema (and carries the required ones) is
  * not refused as invalid (400 or 422). Other answers are left to the status-code check: a valid
  * filter value may name nothing, and a documented 404 for it conforms. On the bundled documents it
- * judges paginated lists, with `page` and `limit` as section Limits reads them (a `limit` above 100
- * may be refused); on another document, every operation whose valid cases the harness sends.
- * @see api-description.md, Errors (422 only when the request fails validation)
+ * judges paginated lists, with `page` and `limit` as spec/rules.yaml limits.page_size reads them (a
+ * `limit` above 100 may be refused); on another document, every operation whose valid cases the
+ * harness sends.
+ * @see spec/rules.yaml errors.validation (422 only when the request fails validation)
  * @see https://spec.openapis.org/oas/v3.1.0#parameter-object
  */
 export const positiveDataAcceptance: Check = {
@@ -43,6 +44,10 @@ export const positiveDataAcceptance: Check = {
   title: 'Valid data rejected',
   severity: 'high',
   rule: 'errors.validation',
+  layer: 'generic',
+  everyExchange: false,
+  conformanceClass: 'core',
+  level: 'should',
   needs: 'exchange',
   appliesTo: ({ operation }) => operation.apiRules !== true || operation.paginated || 'not a paginated list',
   run(ctx, exchange) {

@@ -5,13 +5,17 @@ import { brief } from './support.js';
 /**
  * meter_interval_count is null when no meter cycle is set: an object (a product, at any depth)
  * with meter_interval null has meter_interval_count null. Judged only where both are present.
- * @see api-description.md, Product (meter_interval_count: null when no meter cycle is set)
+ * @see spec/rules.yaml products.meter_interval_count_null_without_cycle (meter_interval_count: null when no meter cycle is set)
  */
 export const productMeterIntervalCountNull: Check = {
   id: 'product_meter_interval_count_null',
   title: 'Meter interval count without a meter cycle',
   severity: 'low',
   rule: 'products.meter_interval_count_null_without_cycle',
+  layer: 'api',
+  everyExchange: true,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ operation }) =>
     documentsObject(operation, (object) => object.has('meter_interval') && object.has('meter_interval_count')) || 'no meter_interval and meter_interval_count in its responses',

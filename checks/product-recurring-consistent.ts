@@ -7,13 +7,17 @@ import { brief } from './support.js';
  * subscriptions) is recurring exactly when it has a recurring interval: is_recurring is true iff
  * recurring_interval is not null; and a one-time product (recurring_interval null) has
  * recurring_interval_count null. Judged only where the fields are present.
- * @see api-description.md, Product (recurring_interval, recurring_interval_count, is_recurring)
+ * @see spec/rules.yaml products.recurring_consistent (recurring_interval, recurring_interval_count, is_recurring)
  */
 export const productRecurringConsistent: Check = {
   id: 'product_recurring_consistent',
   title: 'Product recurrence inconsistent',
   severity: 'medium',
   rule: 'products.recurring_consistent',
+  layer: 'api',
+  everyExchange: true,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ operation }) =>
     documentsObject(operation, (object) => object.has('is_recurring') && object.has('recurring_interval')) || 'no product (is_recurring and recurring_interval) in its responses',

@@ -55,10 +55,10 @@ function limitOf(ctx: CheckContext): RateLimit {
 /**
  * A burst of more than twice the API's limit from one client address, all answered within one
  * second, gets at least one 429 (the API description shows no status for an exceeded limit;
- * design.md asserts the class, 429). Retry-After is not required, since rate-limit headers are
+ * docs/design.md asserts the class, 429). Retry-After is not required, since rate-limit headers are
  * "not shown"; when a 429 carries one it must be delay-seconds or an HTTP-date. A burst answered
  * too slowly to exceed the limit decides nothing and is reported as skipped with the reason.
- * @see shared/api-description.md, Limits (Request rate: 100 requests per second per IP address)
+ * @see spec/rules.yaml limits.rate (Request rate: 100 requests per second per IP address)
  * @see https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3
  */
 export const rateLimitEnforced: Check = {
@@ -66,6 +66,10 @@ export const rateLimitEnforced: Check = {
   title: 'Rate limit not enforced',
   severity: 'medium',
   rule: 'limits.rate',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'limits',
+  level: 'should',
   needs: 'burst',
   appliesTo(ctx) {
     if (!documentedRateLimit(ctx.spec)) return 'the document declares no rate limit (x-rate-limit)';

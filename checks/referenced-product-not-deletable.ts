@@ -7,13 +7,17 @@ import { brief } from './support.js';
  * (when it is the one its product_id names) has is_deletable false. is_deletable is optional on
  * the embedded product (the earlier version leaves it out): judged only when present. Products
  * referenced by orders, trials or discounts are not visible as such, so not judged.
- * @see api-description.md, Product (is_deletable: false when the product is referenced by an order, subscription, trial or discount)
+ * @see spec/rules.yaml products.is_deletable_when_referenced (false when referenced by an order, subscription, trial or discount)
  */
 export const referencedProductNotDeletable: Check = {
   id: 'referenced_product_not_deletable',
   title: 'Referenced product is deletable',
   severity: 'medium',
   rule: 'products.is_deletable_when_referenced',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ operation }) =>
     documentsObject(operation, (object) => isSubscriptionSchema(object, 'is_deletable')) || 'no subscription embedding a product with is_deletable in its responses',

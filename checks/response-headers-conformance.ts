@@ -240,6 +240,10 @@ export const responseHeadersConformance: Check = {
   title: 'Response headers conform',
   severity: 'medium',
   rule: 'http.response_headers',
+  layer: 'generic',
+  everyExchange: true,
+  conformanceClass: 'core',
+  level: 'should',
   needs: 'exchange',
   run(ctx, exchange) {
     if (exchange.transportError?.code === CONTENT_LENGTH_MISMATCH_CODE) {

@@ -20,7 +20,7 @@ export interface LocatedObject {
  * Whether the value under `key` is a free-form map whose keys are the merchant's (metadata,
  * `*_metadata`, custom field data): its keys say nothing about the API's fields, so a
  * `paid_at` key there is no timestamp and a `customer`/`customer_id` pair no reference.
- * @see api-description.md, Conventions (metadata); Subscription (custom_field_data)
+ * @see spec/openapi.yaml, schemas Metadata and Subscription (custom_field_data)
  */
 export function isFreeFormKey(key: string): boolean {
   return key === 'metadata' || key.endsWith('_metadata') || key === 'custom_field_data';
@@ -132,7 +132,7 @@ export function documentsObject(operation: Operation, test: (object: ObjectSchem
 /**
  * Whether an object is a subscription: it names and embeds its product and has the
  * subscription-only fields current_period_start and cancel_at_period_end.
- * @see api-description.md, Subscription
+ * @see spec/openapi.yaml, schema Subscription
  */
 export function isSubscription(object: JsonObject): boolean {
   return ['product_id', 'product', 'current_period_start', 'cancel_at_period_end'].every((key) => Object.hasOwn(object, key));

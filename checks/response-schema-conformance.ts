@@ -13,6 +13,10 @@ export const responseSchemaConformance: Check = {
   title: 'Response violates schema',
   severity: 'high',
   rule: 'openapi.response.schema',
+  layer: 'generic',
+  everyExchange: true,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   run(ctx, exchange) {
     const response = exchange.response;

@@ -2,7 +2,7 @@
  * The scope matrix with the `reader` role (a valid organization token with every read scope and
  * no write scope): an operation that lists a read scope serves it; a write-only operation refuses
  * it. Operations whose scopes are inferred (`x-scopes-inferred`) are not judged.
- * @see api-description.md, Authentication ("Each endpoint lists a read scope and a write scope
+ * @see spec/rules.yaml auth.scopes ("Each endpoint lists a read scope and a write scope
  *   where either suffices; write-only endpoints list only the write scope.")
  */
 import type { Check, CheckContext } from '../core/types.js';
@@ -22,6 +22,10 @@ export const readScopeAccepted: Check = {
   title: 'Read scope refused',
   severity: 'high',
   rule: 'auth.scopes',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'auth',
+  level: 'must',
   needs: 'reader',
   appliesTo: (ctx) => {
     const base = judged(ctx);
@@ -47,6 +51,10 @@ export const writeScopeRequired: Check = {
   title: 'Write scope not required',
   severity: 'critical',
   rule: 'auth.scopes',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'auth',
+  level: 'must',
   needs: 'reader',
   appliesTo: (ctx) => {
     const base = judged(ctx);

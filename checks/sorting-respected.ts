@@ -21,13 +21,17 @@ function criteria(ctx: CheckContext, values: string[]): Criterion[] {
  * A list asked for with `sorting` is ordered by its criteria in turn, a leading minus meaning
  * descending. Only criteria whose field the spec names (`x-sort-keys`) are asserted, and only up
  * to the first one that is not; nulls and ties leave the pair to the next criterion or unasserted.
- * @see api-description.md, List filters (sorting)
+ * @see spec/rules.yaml lists.sorting
  */
 export const sortingRespected: Check = {
   id: 'sorting_respected',
   title: 'List not sorted as asked',
   severity: 'medium',
   rule: 'lists.sorting',
+  layer: 'generic',
+  everyExchange: false,
+  conformanceClass: 'pagination',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ operation }) =>
     operation.parameters.some((p) => p.name === 'sorting' && p.sortKeys) || 'no sorting parameter with x-sort-keys',

@@ -22,6 +22,10 @@ export const statusCodeConformance: Check = {
   title: 'Undocumented HTTP status code',
   severity: 'medium',
   rule: 'openapi.responses',
+  layer: 'generic',
+  everyExchange: true,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   run(ctx, exchange) {
     const response = exchange.response;

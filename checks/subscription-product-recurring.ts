@@ -5,13 +5,17 @@ import { brief } from './support.js';
 /**
  * A subscription is for a recurring product: the product a subscription embeds (when it is the
  * one its product_id names) has is_recurring true. Judged only when is_recurring is present.
- * @see api-description.md, What the service does (a purchase leads, for recurring products, to subscriptions)
+ * @see spec/rules.yaml subscriptions.recurring_product (a purchase leads, for recurring products, to subscriptions)
  */
 export const subscriptionProductRecurring: Check = {
   id: 'subscription_product_recurring',
   title: 'Subscription to a one-time product',
   severity: 'medium',
   rule: 'subscriptions.recurring_product',
+  layer: 'api',
+  everyExchange: true,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ operation }) =>
     documentsObject(operation, (object) => isSubscriptionSchema(object, 'is_recurring')) || 'no subscription embedding its product in its responses',

@@ -4,12 +4,12 @@
  */
 import type { Exchange, QueryValues } from '../core/types.js';
 
-/** Default page size, in items (section Limits). */
+/** Default page size, in items (spec/rules.yaml pagination.page_default). */
 export const DEFAULT_LIMIT = 10;
-/** Largest page size a list may yield, in items (section Limits). */
+/** Largest page size a list may yield, in items (spec/rules.yaml limits.page_size). */
 export const MAX_LIMIT = 100;
 
-/** A paginated list body (section Conventions), when the exchange has one. */
+/** A paginated list body (spec/rules.yaml pagination.counts), when the exchange has one. */
 export interface ListBody {
   items: Record<string, unknown>[];
   pagination: { total_count: number; max_page: number };
@@ -38,7 +38,7 @@ export function queryInteger(query: QueryValues, name: string): number | undefin
 }
 
 /**
- * The page and limit a request asked for, with the defaults of section Limits applied. A value
+ * The page and limit a request asked for, with the defaults of spec/rules.yaml pagination.page_default applied. A value
  * that is not an integer counts as absent (a target may ignore it); callers skip values below 1,
  * whose answer the API description does not state.
  */

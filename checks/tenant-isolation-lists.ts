@@ -17,13 +17,17 @@ function records(exchange: Exchange | undefined): { ids: Set<string>; organizati
  * second no record the first is listed, by `id` or by `organization_id`. Lists named by a path
  * parameter (a customer's payment methods) are left to `tenant_isolation`, since the other
  * organization's token must get 404 there.
- * @see design.md, Reference server (Tenancy: every record belongs to an organization)
+ * @see spec/rules.yaml auth.tenant_isolation.lists
  */
 export const tenantIsolationLists: Check = {
   id: 'tenant_isolation_lists',
   title: 'A list holds another organization\'s records',
   severity: 'critical',
   rule: 'auth.tenant_isolation.lists',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'tenancy',
+  level: 'must',
   needs: 'roles',
   roles: ['admin', 'other_org'],
   appliesTo: ({ operation }) => {

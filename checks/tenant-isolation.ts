@@ -9,13 +9,17 @@ import { brief } from './support.js';
  * On an operation that changes state the attempt also changes nothing: when the evidence carries
  * the owner's reads of the resource before and after it (`history`: before, after), they must be
  * the same.
- * @see design.md, Reference server (Tenancy); api-description.md, Errors (404)
+ * @see spec/rules.yaml auth.tenant_isolation, errors.not_found; docs/design.md (What the API requires that the harness relies on)
  */
 export const tenantIsolation: Check = {
   id: 'tenant_isolation',
   title: 'Another organization\'s resource is visible',
   severity: 'critical',
   rule: 'auth.tenant_isolation',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'tenancy',
+  level: 'must',
   needs: 'other_org',
   appliesTo: ({ operation }) =>
     !operation.parameters.some((p) => p.in === 'path')

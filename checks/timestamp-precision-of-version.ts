@@ -13,7 +13,8 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.(\d+))?(?:[Zz]|[+
 
 /**
  * Objects whose keys are the client's own (metadata, custom field data), so that a `*_at` key
- * in them is no timestamp of the API. @see api-description.md, Conventions (metadata); Subscription (custom_field_data); Customer seat (seat_metadata)
+ * in them is no timestamp of the API. @see spec/openapi.yaml, schemas Metadata, Subscription (custom_field_data) and
+ * CustomerSeat (seat_metadata)
  */
 const CLIENT_DATA = new Set(['metadata', 'custom_field_data', 'seat_metadata']);
 
@@ -26,10 +27,10 @@ const CLIENT_DATA = new Set(['metadata', 'custom_field_data', 'seat_metadata']);
 export const MIN_DISTINCT_TIMESTAMPS = 3;
 
 /**
- * Every timestamp of a body: string values of keys named `*_at` (section Conventions) that are
+ * Every timestamp of a body: string values of keys named `*_at` (spec/rules.yaml conventions.timestamps_utc) that are
  * RFC 3339 date-times, outside the client's own data. Null and malformed ones are not returned
  * (the schema judges those).
- * @see api-description.md, Conventions ("Timestamps (created_at, modified_at and others named *_at)")
+ * @see spec/rules.yaml conventions.timestamps_utc ("Timestamps (created_at, modified_at and others named *_at)")
  */
 export function bodyTimestamps(body: unknown): BodyTimestamp[] {
   const found: BodyTimestamp[] = [];
@@ -73,13 +74,17 @@ const list = (timestamps: BodyTimestamp[]): string => timestamps.slice(0, 3).map
  * timestamp has a non-zero digit after the millisecond). The description states microseconds for
  * 2026-10 and a different precision for 2026-04, not which one, so a 2026-04 target may write
  * whole seconds or milliseconds. Null timestamps and those inside metadata are not judged.
- * @see api-description.md, Versioning ("timestamp precision (microseconds in 2026-10 samples)")
+ * @see spec/rules.yaml versioning.timestamp_precision ("timestamp precision (microseconds in 2026-10 samples)")
  */
 export const timestampPrecisionOfVersion: Check = {
   id: 'timestamp_precision_of_version',
   title: 'Timestamp precision of another API version',
   severity: 'medium',
   rule: 'versioning.timestamp_precision',
+  layer: 'api',
+  everyExchange: true,
+  conformanceClass: 'versions',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ spec }) =>
     spec.version === '2026-10' || spec.version === '2026-04' || `the document's version ${JSON.stringify(spec.version)} is none whose timestamp precision the API description states`,

@@ -38,13 +38,17 @@ export function timestampProblem(text: string): 'not_date_time' | 'not_utc' | un
  * named `*_at`, at any depth, outside metadata maps) that is a string is an ISO 8601 date-time
  * in UTC: `Z` or a zero offset, any fractional precision. null (nullable timestamps) and other
  * types (the schema's concern) are not judged, nor are absent fields.
- * @see api-description.md, Conventions (Timestamps)
+ * @see spec/rules.yaml conventions.timestamps_utc
  */
 export const timestampsUtc: Check = {
   id: 'timestamps_utc',
   title: 'Timestamp not in UTC',
   severity: 'medium',
   rule: 'conventions.timestamps_utc',
+  layer: 'api',
+  everyExchange: true,
+  conformanceClass: 'core',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ operation }) =>
     documentsObject(operation, (object) => object.names().some(isTimestampField)) || 'no timestamp (*_at) field documented in its responses',

@@ -20,7 +20,7 @@ export interface VersionField {
 /**
  * The fields that differ between the versions: products carry is_deletable in 2026-10 and not in
  * 2026-04 (the products of the product endpoints and those embedded in subscriptions).
- * @see api-description.md, Product ("is_deletable is present in the product response of the current version. It is absent from products embedded in the subscription list sample of the earlier version"); Versioning
+ * @see spec/rules.yaml versioning.is_deletable; docs/decisions.md (Spec: is_deletable)
  */
 export const VERSION_FIELDS: readonly VersionField[] = [
   {
@@ -50,13 +50,17 @@ function carriersAt(body: unknown, location: string): Record<string, unknown>[] 
  * check judges it itself rather than hand it to response_schema_conformance, which a run may not
  * select; unknown fields are otherwise allowed, which is why a schema cannot say "absent".
  * Documents of other versions are not judged.
- * @see api-description.md, Versioning ("fields such as is_deletable on products"); Product
+ * @see spec/rules.yaml versioning.is_deletable ("fields such as is_deletable on products")
  */
 export const versionFields: Check = {
   id: 'version_fields',
   title: 'Field of another API version',
   severity: 'medium',
   rule: 'versioning.is_deletable',
+  layer: 'api',
+  everyExchange: true,
+  conformanceClass: 'versions',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ spec, operation }) => {
     if (!VERSION_FIELDS.some((f) => operation.operationId in f.locations)) return 'its responses hold no record whose fields differ between API versions';

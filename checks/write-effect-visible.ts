@@ -40,9 +40,9 @@ const invoiceExists: Effect = (_write, readBack) => (ok(readBack) ? undefined : 
 /**
  * The effects the API description states for its writes: billing details changed, the product's
  * benefit set replaced, the customer deleted, the file created, the invoice generated.
- * @see api-description.md, Endpoints (POST /v1/products/{id}/benefits "Replaces the set of benefits";
- *   DELETE /v1/customers/external/{external_id}; POST /v1/files/; invoices "generate an invoice explicitly";
- *   PATCH /v1/orders/{id} "change billing name and address")
+ * @see spec/rules.yaml writes.effect_visible; operations products:update_benefits ("Replaces the set of benefits"),
+ *   customers:delete_external, files:create, orders:generate_invoice ("generate an invoice explicitly"),
+ *   orders:update ("change billing name and address")
  */
 export const WRITE_EFFECTS: Readonly<Record<string, WriteEffect>> = {
   'PATCH /v1/orders/{id}': { reads: ['GET /v1/orders/{id}'], effect: billingKept },
@@ -74,13 +74,17 @@ export const WRITE_EFFECTS: Readonly<Record<string, WriteEffect>> = {
  * A valid write on a fixture made for it is accepted (2xx), and its effect shows when its owner
  * reads the resource back: a write that answers 2xx but changes nothing is a finding. Only the
  * bundled API's writes, whose effects the description states, are judged.
- * @see api-description.md, Endpoints
+ * @see spec/rules.yaml writes.effect_visible
  */
 export const writeEffectVisible: Check = {
   id: 'write_effect_visible',
   title: 'A write does not take effect',
   severity: 'critical',
   rule: 'writes.effect_visible',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'state',
+  level: 'must',
   needs: 'exchange',
   appliesTo: ({ spec, operation }) => {
     const effect = WRITE_EFFECTS[`${operation.method} ${operation.path}`];

@@ -8,7 +8,7 @@ import { brief } from './support.js';
  * every write scope and no read scope) is served, i.e. not refused with 401 or 403; on an operation
  * that changes state it writes on a fixture made for it. Operations whose scopes are inferred
  * (`x-scopes-inferred`) are not judged, nor operations that do not accept an organization token.
- * @see api-description.md, Authentication ("Each endpoint lists a read scope and a write scope
+ * @see spec/rules.yaml auth.write_scope_suffices ("Each endpoint lists a read scope and a write scope
  *   where either suffices; write-only endpoints list only the write scope")
  */
 export const writeScopeAccepted: Check = {
@@ -16,6 +16,10 @@ export const writeScopeAccepted: Check = {
   title: 'Write scope refused',
   severity: 'high',
   rule: 'auth.write_scope_suffices',
+  layer: 'api',
+  everyExchange: false,
+  conformanceClass: 'auth',
+  level: 'must',
   needs: 'roles',
   roles: ['writer'],
   appliesTo: ({ operation }) => {

@@ -2,7 +2,7 @@
  * The `conformance` command line: parses flags, calls the library, sets the exit code
  * (0 conformant, 1 failures, 2 harness error). Anything it does, a test can do by importing
  * `runConformance`, `startReferenceServer` or `lintDocument`.
- * @see design.md, Command line
+ * @see docs/design.md (Command line); docs/decisions.md (Harness: "Command-line errors exit 2")
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -45,7 +45,7 @@ const program = new Command('conformance')
   .description('Conformance harness and reference mock server for the Commerce and Subscription Billing API')
   .version(version, '-V, --version', 'print the version of the conformance package')
   .showHelpAfterError()
-  // Commander exits 1 on a bad option by default; a harness error is exit 2 (design.md, Command line).
+  // Commander exits 1 on a bad option by default; a harness error is exit 2 (docs/design.md, Command line).
   .exitOverride();
 
 program
@@ -75,6 +75,7 @@ program
   .option('--unresponsive-after <n>', 'consecutive requests without an answer (timeout, reset, refused, not HTTP) after which the target is declared unresponsive and every remaining case fails at once, 0 = never (default: 5)', integer('--unresponsive-after', 0))
   .option('--allow-missing-roles', 'run against a target without the admin token, its cells skipped (otherwise exit 2 after the preflight)')
   .option('--fail-on-skipped', 'exit 1 when a cell is skipped for a missing role, fixture or adapter (for CI)')
+  .addOption(new Option('--fail-on <level>', 'which failures make the exit code 1: should (every failed cell) or must (only must-level checks; should-level ones are still reported)').choices(['must', 'should']).default('should'))
   .action(async (opts) => {
     // Subcommands import what only they use, so that `serve` starts without the harness and linter.
     const { runConformance } = await import('./run.js');
@@ -103,6 +104,7 @@ program
       ...(opts.verbose ? { verbose: true } : {}),
       ...(opts.allowMissingRoles ? { allowMissingRoles: true } : {}),
       ...(opts.failOnSkipped ? { failOnSkipped: true } : {}),
+      failOn: opts.failOn as 'must' | 'should',
     });
     process.exitCode = outcome.exitCode;
   });
@@ -139,7 +141,7 @@ program
   .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
   .option('--unresponsive-after <n>', 'consecutive requests to the target without an answer after which it is declared unresponsive and every later request to it fails at once, 0 = never (default: 5)', integer('--unresponsive-after', 0))
   .action(async (opts) => {
-    const { runDiff } = await import('./diff.js');
+    const { runDiff } = await import('./diff/run.js');
     const outcome = await runDiff({
       target: opts.target,
       config: opts.config,

@@ -1,13 +1,13 @@
 /**
  * Target configuration: the embedded reference, or a remote URL with credentials named by
  * environment variable (never inline) in `conformance.config.json`.
- * @see design.md, Targets and configuration
+ * @see docs/design.md (Targets, roles and verdicts); docs/usage.md (Pointing it at a target)
  */
 import { readFile } from 'node:fs/promises';
 import { HarnessError } from '../core/errors.js';
 import { problemsMessage, schemaProblems } from '../core/input-schema.js';
 import { didYouMean } from '../core/suggest.js';
-import { defaultTokenEnv, isLoopback, ROLES, type RoleCredential, type Target } from '../core/target.js';
+import { defaultTokenEnv, ROLES, type RoleCredential, type Target } from '../core/target.js';
 import type { Role } from '../core/types.js';
 
 /** Requests per second the harness sends to a remote target by default (the API allows 100). */
@@ -43,7 +43,7 @@ export interface ConfigCheckOptions {
 /**
  * Checks a parsed config against core/schemas/config.schema.json (and the known fixture names).
  * @returns every problem as one readable line, an unknown key with the nearest known one; empty when valid
- * @see design.md, Targets and configuration
+ * @see docs/usage.md (Pointing it at a target: the config file)
  */
 export function configProblems(parsed: unknown, options: ConfigCheckOptions = {}): string[] {
   const problems = schemaProblems('config.schema.json', parsed);

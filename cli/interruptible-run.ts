@@ -4,7 +4,7 @@
  * worker (core/breaker.ts: no further request is sent, in-flight ones are aborted), vitest's run
  * is cancelled, and the reporters' `onTestRunEnd` sees the reason `interrupted`, which every report
  * shows as an incomplete matrix. A second signal exits at once.
- * @see issue 15, "Reports survive interruption"
+ * @see docs/decisions.md (Harness: "A signal ends the run with its reports")
  */
 import type { Vitest } from 'vitest/node';
 import type { RunBreaker } from '../core/breaker.js';

@@ -1,7 +1,7 @@
 /**
  * Why `conformance serve` could not listen, as a harness error a person can act on, instead of
  * Node's stack trace.
- * @see https://nodejs.org/api/net.html#serverlisten (the `error` event codes); design.md, Command line
+ * @see https://nodejs.org/api/net.html#serverlisten (the `error` event codes); docs/design.md (Command line)
  */
 import { HarnessError } from '../core/errors.js';
 

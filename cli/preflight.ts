@@ -2,15 +2,15 @@
  * The preflight of `conformance run`: printed before the first request, it says what the run will
  * exercise (target, document, seed) and which roles it has, naming each missing role's environment
  * variable and what it unlocks, so that a run without credentials is never mistaken for a green one.
- * @see design.md, Targets and configuration; issue 12, Preflight
+ * @see docs/design.md (Targets, roles and verdicts); docs/usage.md (Pointing it at a target: roles and their variables)
  */
-import { SCENARIOS } from '../engine/stateful/scenarios.js';
-import { MODEL_FAMILIES } from '../engine/stateful/index.js';
+import { SCENARIOS } from '../engine/stateful/registry.js';
+import { MODEL_FAMILIES } from '../engine/stateful/registry.js';
 import type { LoadedSpec } from '../core/spec/load.js';
 import { ROLES, defaultTokenEnv } from '../core/target.js';
 import { roleFor } from '../core/operation-needs.js';
 import type { Target } from '../core/target.js';
-import type { Check, CheckNeeds, Role, SkipKind } from '../core/types.js';
+import type { Check, CheckNeeds, Role } from '../core/types.js';
 
 /** The roles a check's evidence is sent with beyond the operation's own (core/types.ts `CheckNeeds`). */
 const ROLE_OF_NEEDS: Partial<Record<CheckNeeds, Role>> = { no_scope: 'no_scope', other_org: 'other_org', reader: 'reader' };
@@ -127,32 +127,4 @@ export function formatPreflight(input: PreflightInput, result: Preflight = prefl
     lines.push(`  ${missing.length} role${missing.length > 1 ? 's' : ''} missing: their cells are skipped; to provide them:`, ...missing.map((r) => `    export ${r.env}=…`));
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** A skipped cell's kind and fix, as {@link classifySkip} reads them from its reason. */
-export interface SkipClass {
-  skipKind: SkipKind;
-  /** How to provide what is missing, as a person would type it. */
-  fix: string;
-}
-
-/**
- * Reads what a skipped cell lacks from the reasons the suites give today (`needs role admin`,
- * `needs fixture product_id`, `needs adapter capability createOrder`, `read-only run: …`,
- * `rate-limit burst is opt-in …`), with the fix; undefined for any other reason (a check that does
- * not apply). For cells that carry no `skipKind` yet.
- * @param roleEnv the variable each role's token is read from (default `CONFORMANCE_<ROLE>_TOKEN`)
- */
-export function classifySkip(reason: string, roleEnv: Partial<Record<Role, string>> = {}): SkipClass | undefined {
-  const role = /^needs role (\w+)/.exec(reason);
-  if (role) return { skipKind: 'role', fix: `export ${roleEnv[role[1] as Role] ?? defaultTokenEnv(role[1] as Role)}=…` };
-  const fixture = /^needs fixture ([\w, ]+)/.exec(reason);
-  if (fixture) {
-    const names = fixture[1]!.split(',').map((n) => n.trim()).filter(Boolean);
-    return { skipKind: 'fixture', fix: `name ${names.length > 1 ? 'them' : 'it'} in --config: "fixtures": {${names.map((n) => `"${n}": "<id>"`).join(', ')}}` };
-  }
-  if (/^needs adapter capability /.test(reason)) return { skipKind: 'adapter', fix: '--adapter FILE (a module exporting createAdapter), or --adapter reference for a served reference' };
-  if (/^read-only run/.test(reason)) return { skipKind: 'option', fix: 'drop --read-only (and readOnly in the config)' };
-  if (/^rate-limit burst is opt-in/.test(reason)) return { skipKind: 'option', fix: '--rate-limit-check' };
-  return undefined;
 }

@@ -2,14 +2,14 @@
  * `conformance replay REPORT.json`: sends the failed cases of a JSON report again, to the same
  * target or another one, and re-runs their checks, so that a developer can see a fix land
  * without a whole run.
- * @see design.md, Command line
+ * @see docs/design.md (Command line); docs/decisions.md (Harness: "Replay rebuilds the case, not the curl line")
  */
 import { readFile } from 'node:fs/promises';
 import { CHECKS } from '../checks/index.js';
-import { SCENARIO_IDS } from '../engine/stateful/scenarios.js';
-import { MODEL_CHECK_IDS } from '../engine/stateful/index.js';
+import { SCENARIO_IDS } from '../engine/stateful/registry.js';
+import { MODEL_CHECK_IDS } from '../engine/stateful/registry.js';
 import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type Operation } from '../core/spec/load.js';
-import { gatherEvidence } from '../engine/cell.js';
+import { gatherEvidence } from '../engine/cell/evidence.js';
 import { createRunBreaker, DEFAULT_UNRESPONSIVE_AFTER } from '../core/breaker.js';
 import { createClient, documentHeaders } from '../engine/client.js';
 import type { Client } from '../engine/client.js';
@@ -77,11 +77,11 @@ export interface ReplayOutcome {
 
 /** Evidence sent with the credentials of a real role, so that a 401 or 403 means the token, not the API, is at fault. */
 const CREDENTIALED_NEEDS: ReadonlySet<CheckNeeds> = new Set(['exchange', 'walk', 'defaults', 'roles', 'not_found', 'negative', 'other_org']);
-/** Evidence whose case uses the target's fixtures in its path (engine/cell.ts `testCase`). */
+/** Evidence whose case uses the target's fixtures in its path (engine/cell/cases.ts `testCase`). */
 const PROBING_NEEDS: ReadonlySet<CheckNeeds> = new Set(['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'negative']);
 
 /** The roles a replayed case sends credentials of: the case's own, every role of a `roles` check. */
-/** Evidence that, on an operation that changes state, is sent on a fixture made for the case (engine/cell.ts). */
+/** Evidence that, on an operation that changes state, is sent on a fixture made for the case (engine/cell/evidence.ts `sendWriteCases`). */
 const WRITE_FIXTURE_NEEDS: ReadonlySet<Check['needs']> = new Set(['exchange', 'roles', 'other_org', 'reader', 'anonymous', 'invalid_credentials', 'no_scope']);
 
 function rolesOfCase(check: Check, testCase: TestCase): Role[] {

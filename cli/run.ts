@@ -2,17 +2,19 @@
  * `conformance run` as a library function: resolves the document and the target (starting the
  * embedded reference when no URL is given), runs the conformance suites through vitest's Node
  * API with our reporters, and returns the exit code.
- * @see design.md, Command line; Targets and configuration
+ * @see docs/design.md (Command line; Targets, roles and verdicts)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
 import { CHECK_IDS, selectChecks } from '../checks/index.js';
-import { SCENARIO_IDS, SCENARIOS, selectScenarios } from '../engine/stateful/scenarios.js';
-import { MODEL_CHECK_IDS, MODEL_FAMILIES, selectFamilies } from '../engine/stateful/index.js';
-import { computeCoverage, createReporters, collectResults, exitCodeFor, isPercent, type Coverage, type RunResults } from '../reporters/index.js';
+import { SCENARIO_IDS, SCENARIOS, selectScenarios } from '../engine/stateful/registry.js';
+import { MODEL_CHECK_IDS, MODEL_FAMILIES, selectFamilies } from '../engine/stateful/registry.js';
+import { ConsoleReporter, createReporters, type ReportInfo } from '../reporters/index.js';
+import { isPercent, type Coverage } from '../engine/coverage.js';
+import type { FailOn } from '../engine/conformance.js';
+import { exitCodeFor, finishResults, ResultsCollector, type CollectedResults, type RunResults } from '../engine/results.js';
 import { startReferenceServer } from '../server/index.js';
 import { DEFAULT_RATE_LIMIT } from '../server/rate-limit.js';
 import { loadSpec, specPath, type ApiVersion } from '../core/spec/load.js';
@@ -28,8 +30,8 @@ import { RUN_CONTEXT_ENV, type RunContext } from '../engine/context.js';
 import { HarnessError } from '../core/errors.js';
 import { INTERRUPT_EXIT_CODES, runInterruptibly, type InterruptSignal } from './interruptible-run.js';
 import { knownFixtureNames } from '../engine/fixture-names.js';
-import { classifySkip, formatPreflight, preflight, type PreflightInput } from './preflight.js';
-import { runnableReproducer, type ReproductionInfo } from '../core/reproducer.js';
+import { formatPreflight, preflight, type PreflightInput } from './preflight.js';
+import type { ReproductionInfo } from '../core/reproducer.js';
 import { unknownNamesMessage } from '../core/suggest.js';
 import { STATEFUL_SUITE, SUITES, SUITE_NEEDS } from '../engine/suites.js';
 import { SAFE_METHODS } from '../core/operation-needs.js';
@@ -110,6 +112,11 @@ export interface RunOptions {
    * run chose, never a not-applicable one) makes the run exit 1, for CI that must not go green blind.
    */
   failOnSkipped?: boolean;
+  /**
+   * `--fail-on`: which failed cells make the exit code 1: `should` (default) every one, `must` only
+   * those of must-level checks (engine/conformance.ts); should-level failures are still reported.
+   */
+  failOn?: FailOn;
   /** Where credentials of a remote target are read from; default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Stream of the console reporter; default stdout. */
@@ -135,52 +142,12 @@ export interface RunOutcome {
 }
 
 /**
- * Completes the cells before the other reporters see them (vitest calls the reporters'
- * `onTestRunEnd` in order, and this one is first and synchronous): every failure's reproducer made
- * runnable (core/reproducer.ts), and a skipped cell without `skipKind` given the kind and fix
- * its reason names (cli/preflight.ts `classifySkip`).
- */
-class CellCompleter implements Reporter {
-  readonly #info: ReproductionInfo;
-  readonly #roleEnv: Partial<Record<Role, string>>;
-  constructor(info: ReproductionInfo, roleEnv: Partial<Record<Role, string>>) {
-    this.#info = info;
-    this.#roleEnv = roleEnv;
-  }
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    for (const testModule of testModules) {
-      for (const testCase of testModule.children.allTests()) {
-        const cell = testCase.meta().conformance;
-        if (!cell) continue;
-        for (const failure of [...cell.failures, ...(cell.accepted ?? [])]) failure.reproduce = runnableReproducer(failure, this.#info);
-        // A role's fix names the variable the config gives it, which only the run knows.
-        if (cell.status === 'skipped' && (!cell.skipKind || cell.skipKind === 'role') && cell.skipReason) {
-          const known = classifySkip(cell.skipReason, this.#roleEnv);
-          if (known) Object.assign(cell, known);
-        }
-      }
-    }
-  }
-}
-
-/** Captures vitest's final modules for the exit code. */
-class ResultsCollector implements Reporter {
-  results: RunResults | undefined;
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<any>, reason: TestRunEndReason): void {
-    this.results = collectResults(testModules, unhandledErrors, reason);
-  }
-}
-
-/**
  * Whether a cell was skipped because the run lacks a role, fixture or adapter (what
- * `--fail-on-skipped` fails on): `skipped` with a `skipKind` other than `option`; a cell without
- * `skipKind` by its reason (cli/preflight.ts `classifySkip`: `needs role …`, `needs fixture …`,
- * `needs adapter capability …`). Not-applicable cells never count.
+ * `--fail-on-skipped` fails on): `skipped` with a `skipKind` other than `option`, as the cell was
+ * given where it was skipped (core/skips.ts). Not-applicable cells never count.
  */
-export function skippedForLack(cell: Pick<CellMeta, 'status' | 'skipKind' | 'skipReason'>): boolean {
-  if (cell.status !== 'skipped') return false;
-  const kind = cell.skipKind ?? classifySkip(cell.skipReason ?? '')?.skipKind;
-  return kind === 'role' || kind === 'fixture' || kind === 'adapter';
+export function skippedForLack(cell: Pick<CellMeta, 'status' | 'skipKind'>): boolean {
+  return cell.status === 'skipped' && (cell.skipKind === 'role' || cell.skipKind === 'fixture' || cell.skipKind === 'adapter');
 }
 
 function statefulIdsOf(checks: string[] | undefined, operations: string[] | undefined): string[] {
@@ -313,20 +280,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const breaker = createRunBreaker({ dir: breakerDir, after: unresponsiveAfter, timeoutMs: target.timeoutMs });
   try {
     process.env[BREAKER_ENV] = JSON.stringify({ dir: breakerDir, after: unresponsiveAfter, timeoutMs: target.timeoutMs });
-    const context: RunContext = {
-      target,
-      specFile,
-      seed,
-      runs,
-      ...(options.checks?.length ? { checks: options.checks } : {}),
-      ...(options.operations?.length ? { operations: options.operations } : {}),
-      ...(baseline ? { baseline } : {}),
-      ...(adapter ? { adapter } : {}),
-      ...(options.path !== undefined ? { path: options.path } : {}),
-    };
-    process.env[RUN_CONTEXT_ENV] = JSON.stringify(context);
-    const collector = new ResultsCollector();
-    const roleEnv: Partial<Record<Role, string>> = Object.fromEntries(Object.entries(config?.roles ?? {}).map(([role, r]) => [role, r.tokenEnv]));
+    // The variable each role's token is read from: a skipped cell's fix names it (core/skips.ts).
+    target.roleEnv = Object.fromEntries(Object.entries(config?.roles ?? {}).map(([role, r]) => [role, r.tokenEnv]));
     const reproduction: ReproductionInfo = {
       kind: target.kind,
       runBaseUrl: target.baseUrl,
@@ -342,6 +297,20 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(target.kind === 'embedded' ? { tokens: Object.fromEntries(Object.values(target.roles).map((r) => [r!.env!, r!.token])) } : {}),
       pathChecks: MODEL_CHECK_IDS,
     };
+    const context: RunContext = {
+      target,
+      specFile,
+      seed,
+      runs,
+      ...(options.checks?.length ? { checks: options.checks } : {}),
+      ...(options.operations?.length ? { operations: options.operations } : {}),
+      ...(baseline ? { baseline } : {}),
+      ...(adapter ? { adapter } : {}),
+      ...(options.path !== undefined ? { path: options.path } : {}),
+      // Each failure's reproducer is made runnable where the failure is made (core/failure.ts).
+      reproduction,
+    };
+    process.env[RUN_CONTEXT_ENV] = JSON.stringify(context);
     const reporters = createReporters(options.reporters ?? ['console', 'junit'], {
       target: target.baseUrl,
       specVersion: spec.version,
@@ -354,6 +323,11 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       ...(options.color !== undefined ? { color: options.color } : {}),
       ...(options.verbose !== undefined ? { verbose: options.verbose } : {}),
     });
+    // The console's progress comes from vitest's events; every reporter gets the results once, at the end.
+    const progress = reporters.filter((reporter): reporter is ConsoleReporter => reporter instanceof ConsoleReporter);
+    const collector = new ResultsCollector((moduleId, moduleResults) => progress.forEach((reporter) => reporter.moduleDone(moduleId, moduleResults)));
+    const startedAt = new Date();
+    const startMs = performance.now();
     let interruptedBy: InterruptSignal | undefined;
     try {
       const { createVitest } = await import('vitest/node');
@@ -368,7 +342,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
             project: ['conformance', 'conformance-stateful'],
             run: true,
             watch: false,
-            reporters: [new CellCompleter(reproduction, roleEnv), ...reporters, collector],
+            reporters: [...progress, collector],
             // Pacing is per process: one worker keeps a remote target under its rate limit.
             ...(target.requestsPerSecond ? { maxWorkers: 1, fileParallelism: false } : {}),
           }),
@@ -378,16 +352,27 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     } catch (error) {
       throw new HarnessError('CNF_ERR_RUNNER', `vitest could not run the suites: ${(error as Error).message}`, { cause: error });
     }
-    const results = collector.results ?? { cells: [], errors: [{ where: 'vitest', message: 'the run ended without results' }] };
+    const collected: CollectedResults = collector.collected ?? { cells: [], errors: [{ where: 'vitest', message: 'the run ended without results' }] };
     // A run that checked nothing has not shown conformance: say so rather than exit 0.
-    if (results.cells.length === 0 && results.errors.length === 0) {
-      results.errors.push({ where: 'run', message: 'no check ran: the selected suites, checks and operations match nothing', code: 'CNF_ERR_CONFIG_INVALID' });
+    if (collected.cells.length === 0 && collected.errors.length === 0) {
+      collected.errors.push({ where: 'run', message: 'no check ran: the selected suites, checks and operations match nothing', code: 'CNF_ERR_CONFIG_INVALID' });
     }
-    const coverage = computeCoverage(spec, results.cells, options.minCoverage);
+    // The results are made once here; nothing changes them afterwards (they are frozen).
+    const results = finishResults(collected, { spec, ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}) });
+    const coverage = results.coverage!;
+    const info: ReportInfo = {
+      target: target.baseUrl,
+      specVersion: spec.version,
+      ...(spec.notes.length > 0 ? { specNotes: spec.notes } : {}),
+      seed,
+      startedAt: startedAt.toISOString(),
+      durationMs: Math.round(performance.now() - startMs),
+    };
+    for (const reporter of reporters) await reporter.report(results, info);
     const unresponsive = breaker.unresponsiveReason();
     const outcome = { results, coverage, seed, target: target.baseUrl, ...(unresponsive !== undefined ? { unresponsive } : {}) };
     if (interruptedBy) return { exitCode: INTERRUPT_EXIT_CODES[interruptedBy], interruptedBy, ...outcome };
-    let exitCode = exitCodeFor(results, coverage);
+    let exitCode = exitCodeFor(results, coverage, options.failOn ?? 'should');
     if (options.failOnSkipped && exitCode === 0) {
       const blind = results.cells.filter(skippedForLack);
       if (blind.length) {

@@ -22,7 +22,7 @@
  * ```
  * A capability reports a refusal by throwing; the harness turns it into an {@link AdapterError}
  * (a harness error, exit 2), since a scenario that cannot set up its state says nothing of the API.
- * @see ../shared/design.md, Targets and configuration (target adapter)
+ * @see docs/stateful.md ("The target adapter"); docs/design.md (Targets, roles and verdicts)
  */
 import type { Operation } from './spec/load.js';
 import { HarnessError } from './errors.js';
@@ -81,7 +81,7 @@ export interface ProductInput {
 export interface SubscriptionInput {
   /** A customer of the `admin` role's organization. */
   customerId: string;
-  /** One of the eight subscription statuses (`past_due`). @see api-description.md, Subscription */
+  /** One of the eight subscription statuses (`past_due`). @see spec/openapi.yaml, schema SubscriptionStatus */
   status: string;
   /** Seats: the subscription is seat-based with this many, so that seat invitations can be sent to it. */
   seats?: number;
@@ -138,10 +138,13 @@ export interface WebhookEndpointInput {
   enabled?: boolean;
 }
 
-/** A registered webhook endpoint as the API shows it; `secret` is its signing secret. @see api-description.md, Webhook endpoint */
+/** A registered webhook endpoint as the API shows it; `secret` is its signing secret. @see spec/openapi.yaml, schema WebhookEndpoint */
 export type WebhookEndpoint = ApiObject & { id: string; secret: string };
 
-/** One event of the target's event log. `data` is the resource the event is about (an order for `order.*`), with its `id`. @see api-description.md, Events */
+/**
+ * One event of the target's event log. `data` is the resource the event is about (an order for `order.*`), with its `id`.
+ * @see spec/openapi.yaml, schema Event
+ */
 export interface TargetEvent {
   id?: string;
   /** Event kind (`order.paid`). */

@@ -20,7 +20,8 @@
  * - `interrupted`: created the same way by the main process on SIGINT/SIGTERM, with the signal's name.
  * A process notices the two files within {@link POLL_MS} (and at once for what it wrote itself);
  * it then aborts its in-flight requests through {@link RunBreaker.signal}.
- * @see issue 15, "Bounded runs"; design.md, Quality bars (Robustness)
+ * @see docs/decisions.md (Harness: "A target that gives no answer is declared unresponsive for the whole run");
+ *   docs/performance.md (A target that stops answering)
  */
 import { closeSync, existsSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 /**
- * curl reproducers for failures (style.md: every failure prints "Reproduce with:" and a command).
+ * curl reproducers for failures (docs/reports.md, Console: every failure prints "Reproduce with:" and a command).
  */
+import type { Target } from './target.js';
 import type { HttpRequest } from './types.js';
 
 /** A secret value and the environment variable that holds it, so reproducers never print secrets. */
@@ -44,4 +45,12 @@ export function toCurl(request: HttpRequest, secrets: readonly SecretRef[] = [])
  */
 export function curlSteps(requests: readonly HttpRequest[], secrets: readonly SecretRef[] = []): string[] {
   return requests.map((request) => toCurl(request, secrets));
+}
+
+/** The secrets of a target with the variable that holds each, for reproducers. */
+export function secretsOf(target: Target): SecretRef[] {
+  return Object.entries(target.roles).map(([role, cred]) => ({
+    value: cred!.token,
+    env: cred!.env ?? `CONFORMANCE_${role.toUpperCase()}_TOKEN`,
+  }));
 }

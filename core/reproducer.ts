@@ -3,7 +3,7 @@
  * gone, so its curl is pointed at the `conformance serve` command that brings it back (same seed,
  * faults and version on a fixed port) with the token exports that make it work, and every failure
  * gets the `conformance run` line that replays its one cell.
- * @see style.md, A failure is data; issue 12, Runnable reproducers
+ * @see docs/architecture.md (A finding's way)
  */
 import type { Failure, Reproducer } from './types.js';
 

@@ -1,5 +1,5 @@
 /**
- * A target: a base URL plus what the suites need to exercise it (design.md, Targets and configuration).
+ * A target: a base URL plus what the suites need to exercise it (docs/design.md, Targets, roles and verdicts).
  */
 import type { Role } from './types.js';
 
@@ -38,6 +38,12 @@ export interface Target {
    * @see docs/platform.md (Versions)
    */
   headers?: Record<string, string>;
+  /**
+   * The environment variable each role's token is read from, for the roles the run lacks as well
+   * (the config's `roles.<role>.tokenEnv`, else `CONFORMANCE_<ROLE>_TOKEN`): a skipped cell's fix
+   * names it. Absent: the default names.
+   */
+  roleEnv?: Partial<Record<Role, string>>;
 }
 
 /** Roles a target may provide, in the order they are documented. */

@@ -6,7 +6,7 @@
 import type { LoadedSpec, Operation } from './spec/load.js';
 
 /**
- * A credential role that a target provides (design.md, Targets and configuration): `writer` is an
+ * A credential role that a target provides (docs/design.md, Targets, roles and verdicts): `writer` is an
  * organization token with every write scope and no read scope of the admin's organization; `pat`
  * a personal access token with every scope of it; `member_session` a member session of the
  * `customer_session` role's customer; `portal_no_scope` a customer session of that customer that
@@ -134,9 +134,27 @@ export interface CheckContext {
  */
 export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope' | 'negative' | 'invalid_credentials' | 'other_org' | 'reader' | 'defaults' | 'burst' | 'roles' | 'not_found';
 
+/** A check's layer: `generic` (any OpenAPI document) or `api` (the bundled API's rules only). */
+export type CheckLayer = 'generic' | 'api';
+
+/**
+ * The conformance classes a run's statement is made of: `core` (status codes, content types,
+ * schemas, headers, error bodies, data invariants of the records), `pagination` (pages, filters,
+ * sorting), `auth` (credentials, scopes, token kinds, OAuth), `tenancy` (another organization's
+ * records), `state` (state transitions and the effects of writes), `webhooks` (deliveries and their
+ * signatures), `versions` (what differs between API versions), `limits` (page size, rate limit).
+ */
+export const CONFORMANCE_CLASSES = ['core', 'pagination', 'auth', 'tenancy', 'state', 'webhooks', 'versions', 'limits'] as const;
+
+/** One of {@link CONFORMANCE_CLASSES}. */
+export type ConformanceClass = (typeof CONFORMANCE_CLASSES)[number];
+
+/** How strongly the API states a rule: `must` (stated as what the API does) or `should` (a recommendation, or a convention the API relies on without stating it). */
+export type RequirementLevel = 'must' | 'should';
+
 /**
  * A named check: pure, never throws for a finding, returns findings as data.
- * @see style.md, Checks
+ * @see docs/architecture.md (Checks)
  */
 export interface Check {
   /** snake_case, never renamed (Schemathesis names where the meaning is the same). */
@@ -145,6 +163,14 @@ export interface Check {
   severity: Severity;
   /** The rule id in spec/rules.yaml or the OpenAPI section it enforces. */
   rule: string;
+  /** `generic`: follows from OpenAPI alone and runs on any document; `api`: a rule of the bundled API (spec/rules.yaml), not applicable elsewhere. */
+  layer: CheckLayer;
+  /** Judges every exchange the harness makes (cases, probes, scenario steps, fixtures: engine/judge.ts), not only its own cases. */
+  everyExchange: boolean;
+  /** The conformance class its verdicts count in (the reports' conformance statement). */
+  conformanceClass: ConformanceClass;
+  /** The requirement level the API description's wording gives the rule: a `must` failure is non-conformance, a `should` one a deviation (`--fail-on`). */
+  level: RequirementLevel;
   needs: CheckNeeds;
   /** `roles` evidence only: whose credentials the request is sent with, in order (the last one's is the checked exchange). */
   roles?: readonly Role[];
@@ -194,8 +220,8 @@ export interface Failure extends Finding {
 }
 
 /**
- * Outcome of one cell of the operation x check matrix, five verdicts that never mix (design.md,
- * Targets and configuration): `passed` and `failed` judge the target's answers; `skipped` means the
+ * Outcome of one cell of the operation x check matrix, five verdicts that never mix (docs/design.md,
+ * Targets, roles and verdicts): `passed` and `failed` judge the target's answers; `skipped` means the
  * check applies but the run lacks what it needs (a role, fixture, adapter or option: `skipReason`
  * says which and `fix` how to provide it); `not_applicable` means the check cannot apply to this
  * operation (`skipReason` says why) and is never counted as skipped; `errored` means the harness

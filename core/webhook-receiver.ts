@@ -3,7 +3,7 @@
  * free one) that answers every request 204 and records it, so that a scenario can register its
  * URLs as webhook endpoints and judge what arrives. Each endpoint gets its own path
  * (`/hooks/<name>`), so one receiver serves several endpoints.
- * @see ../../shared/design.md, Reference server (Events and webhooks)
+ * @see docs/server-behaviour.md (Webhooks); docs/stateful.md (the webhook scenarios)
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';

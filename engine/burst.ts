@@ -2,7 +2,7 @@
  * The evidence of `rate_limit_enforced`: one valid request sent many times at once from one client
  * address, past the harness's pacing and without waiting out 429s, followed by a pause so that the
  * rest of the run is not throttled.
- * @see shared/api-description.md, Limits (Request rate); shared/design.md, Targets and configuration
+ * @see spec/rules.yaml limits.rate; docs/usage.md (Pointing it at a target: the rate-limit check's burst)
  */
 import { createServer } from 'node:net';
 import { Pool } from 'undici';

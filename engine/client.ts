@@ -257,7 +257,8 @@ function outcomeOf(code: string, timedOut: boolean): RequestOutcome | undefined 
  * at once with `CNF_CIRCUIT_OPEN` until one is answered) and the run-level breaker
  * (core/breaker.ts): once the target is declared unresponsive, every request fails at once with
  * `CNF_TARGET_UNRESPONSIVE` and the breaker's reason, in-flight ones included.
- * @see issue 15, "Bounded runs"
+ * @see docs/decisions.md (Harness: "A hanging target costs two timeouts per operation, not one per case";
+ *   "A target that gives no answer is declared unresponsive for the whole run"); docs/usage.md (Pointing it at a target)
  */
 export function createClient(target: Target, options: ClientOptions = {}): Client {
   const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000, headersTimeout: target.timeoutMs, bodyTimeout: target.timeoutMs });

@@ -6,6 +6,9 @@ import type { AdapterSource } from '../core/adapter.js';
 import { HarnessError } from '../core/errors.js';
 import type { BaselineEntry } from './baseline.js';
 import type { Target } from '../core/target.js';
+import { secretsOf } from '../core/curl.js';
+import type { FailureRun } from '../core/failure.js';
+import type { ReproductionInfo } from '../core/reproducer.js';
 
 /** Name of the environment variable that carries the run context. */
 export const RUN_CONTEXT_ENV = 'CONFORMANCE_RUN_CONTEXT';
@@ -29,6 +32,13 @@ export interface RunContext {
   adapter?: AdapterSource;
   /** `--path`: the model path of a model-based failure, replayed by the one family the run selects. */
   path?: string;
+  /** What makes the run's failures reproducible as printed: each failure's reproducer is made runnable where it is made (core/failure.ts). */
+  reproduction?: ReproductionInfo;
+}
+
+/** The run's facts a failure is made with (core/failure.ts): its seed, the target's secrets and the reproduction facts. */
+export function failureRunOf(run: Pick<RunContext, 'seed' | 'target' | 'reproduction'>): FailureRun {
+  return { seed: run.seed, secrets: secretsOf(run.target), ...(run.reproduction ? { reproduction: run.reproduction } : {}) };
 }
 
 /**

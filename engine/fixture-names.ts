@@ -1,10 +1,10 @@
 /**
  * The fixture names a run can use, so that a config's `fixtures` key with a typo (`prodcut_id`)
  * is refused with the nearest name rather than silently ignored.
- * @see design.md, Targets and configuration
+ * @see docs/design.md (Targets, roles and verdicts); docs/stateful.md (What the target must offer)
  */
-import { SCENARIOS } from './stateful/scenarios.js';
-import { MODEL_FAMILIES } from './stateful/index.js';
+import { SCENARIOS } from './stateful/registry.js';
+import { MODEL_FAMILIES } from './stateful/registry.js';
 import type { LoadedSpec } from '../core/spec/load.js';
 import { fixtureName } from '../core/operation-needs.js';
 

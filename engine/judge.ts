@@ -5,34 +5,21 @@
  * whatever was asked: no server error, a documented status code, content type, schema (error bodies
  * and `2XX`-style ranges included) and headers, and the data invariants of the records it holds.
  * A finding is reported on the exchange's own operation and check, with that exchange's reproducer.
- * @see design.md, Targets and configuration ("Every exchange the harness makes ... is judged by the response checks")
+ * @see docs/usage.md (Writes: "Every request the harness sends is judged by the response checks");
+ *   docs/decisions.md (Harness: "One judging path for every exchange")
  */
 import { CHECKS } from '../checks/index.js';
 import type { LoadedSpec, Operation } from '../core/spec/load.js';
 import type { Client } from './client.js';
-import { toCurl, type SecretRef } from '../core/curl.js';
+import { makeFailure, type FailureRun, type FailureSubject } from '../core/failure.js';
 import { acceptedBy, type BaselineEntry } from './baseline.js';
 import type { CellMeta, Check, Exchange, Failure, Finding } from '../core/types.js';
 
 /**
- * The checks that judge any answer of an operation, whatever the request asked: they look at the
- * response alone (and the operation's document), never at what the query meant.
+ * The checks that judge any answer of an operation, whatever the request asked (`Check.everyExchange`):
+ * they look at the response alone (and the operation's document), never at what the query meant.
  */
-export const RESPONSE_CHECK_IDS: readonly string[] = [
-  'not_a_server_error',
-  'status_code_conformance',
-  'content_type_conformance',
-  'response_schema_conformance',
-  'response_headers_conformance',
-  'version_fields',
-  'timestamp_precision_of_version',
-  'timestamps_utc',
-  'embedded_references_consistent',
-  'product_recurring_consistent',
-  'product_meter_interval_count_null',
-  'subscription_product_recurring',
-  'license_key_display_key_masked',
-];
+export const RESPONSE_CHECK_IDS: readonly string[] = CHECKS.filter((c) => c.everyExchange).map((c) => c.id);
 
 /** The response checks, in report order. */
 export const RESPONSE_CHECKS: readonly Check[] = CHECKS.filter((c) => RESPONSE_CHECK_IDS.includes(c.id));
@@ -54,14 +41,20 @@ export function noAnswerFinding(exchange: Exchange): Finding | undefined {
   };
 }
 
-/** What {@link JudgedCells} records besides the exchange: where it came from, for the reproducer. */
-export interface JudgedSource {
-  /** The run's seed, printed in reproducers. */
-  seed: number;
-  /** Secrets to hide from curl commands. */
-  secrets: readonly SecretRef[];
+/** What {@link JudgedCells} records besides the exchange: the run (seed, secrets, reproduction facts) and the steps that led to it. */
+export interface JudgedSource extends FailureRun {
   /** The steps before this exchange (a scenario's, a command sequence's), printed with the finding. */
   steps?: readonly string[];
+}
+
+/** The subject of a check's failures on an operation. */
+export function subjectOf(check: Pick<Check, 'id' | 'severity' | 'rule'>, operation: Pick<Operation, 'operationId'>): FailureSubject {
+  return { checkId: check.id, severity: check.severity, rule: check.rule, operationId: operation.operationId };
+}
+
+/** The message line of the steps before an exchange (`Steps: 1) …; 2) …`), none without steps. */
+export function stepLines(steps: readonly string[] | undefined): string[] {
+  return steps?.length ? [`Steps: ${steps.map((s, i) => `${i + 1}) ${s}`).join('; ')}`] : [];
 }
 
 /** Most failures one judged cell keeps per finding kind; the rest are counted in the first one's message. */
@@ -109,7 +102,7 @@ export class JudgedCells {
       if (silent && check.id !== 'not_a_server_error') continue;
       const findings = silent ? [silent] : check.run(ctx, exchange, []);
       for (const finding of findings) {
-        const failure = toFailure(check, operation, exchange, finding, source);
+        const failure = makeFailure(subjectOf(check, operation), finding, { exchange, lines: stepLines(source.steps) }, source);
         found.push(failure);
         this.#keep(failure);
       }
@@ -159,28 +152,6 @@ export class JudgedCells {
     this.#cells.clear();
     return cells;
   }
-}
-
-/**
- * A check's finding on one exchange, placed in its run: the operation, case, request and response,
- * and the reproducer (curl with secrets hidden, the seed, the fast-check path when there is one;
- * the steps before it are added to the message).
- */
-export function toFailure(check: Check, operation: Operation, exchange: Exchange, finding: Finding, source: JudgedSource & { path?: string }): Failure {
-  const steps = source.steps?.length ? `\nSteps: ${source.steps.map((s, i) => `${i + 1}) ${s}`).join('; ')}` : '';
-  return {
-    ...finding,
-    message: `${finding.message}${steps}`,
-    checkId: check.id,
-    severity: check.severity,
-    rule: check.rule,
-    operationId: operation.operationId,
-    caseId: exchange.case.id,
-    case: exchange.case,
-    request: exchange.request,
-    ...(exchange.response ? { response: exchange.response } : {}),
-    reproduce: { curl: toCurl(exchange.request, source.secrets), seed: source.seed, ...(source.path !== undefined ? { path: source.path } : {}) },
-  };
 }
 
 /**

@@ -28,7 +28,7 @@ export function validRequestBody(operation: Operation, seed = 1): { contentType:
   let value: unknown;
   try {
     // The arbitrary bounds recursion and combinators, so a draw may still miss the schema: only a
-    // value the validator accepts is sent as valid (issue #13), else the next draw, a few times.
+    // value the validator accepts is sent as valid, else the next draw, a few times.
     const valid = schemaValidator(schema);
     const draws = fc.sample(schemaArbitrary(schema, { direction: 'request', realistic: true }), { seed, numRuns: MAX_DRAWS });
     value = draws.find((draw) => valid(draw));

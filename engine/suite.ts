@@ -10,9 +10,10 @@ import { loadSpec, type LoadedSpec, type Operation } from '../core/spec/load.js'
 import { type TargetAdapter } from '../core/adapter.js';
 import { loadAdapter } from './adapters/load.js';
 import { createCachingClient } from './caching-client.js';
-import { MAX_WRITE_CASES, runCell, secretsOf, sendWriteCases, type WriteEvidence } from './cell.js';
+import { runCell } from './cell/run.js';
+import { MAX_WRITE_CASES, sendWriteCases, type WriteEvidence } from './cell/evidence.js';
 import { createClient, type Client } from './client.js';
-import { operationSeed, readRunContext, type RunContext } from './context.js';
+import { failureRunOf, operationSeed, readRunContext, type RunContext } from './context.js';
 import { harvestValues } from './harvest.js';
 import { JudgedCells, judgingClient, RESPONSE_CHECKS } from './judge.js';
 import { SAFE_METHODS } from '../core/operation-needs.js';
@@ -83,7 +84,7 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
   const operations = spec.operations.filter((o) => inScope(o) && (!run.operations || run.operations.includes(o.operationId)));
   if (checks.length === 0 || operations.length === 0) return;
   const judged = new JudgedCells(spec, selectedResponseChecks(run), run.baseline ?? []);
-  const raw = judgingClient(createClient(run.target), judged, () => ({ seed: run.seed, secrets: secretsOf(run.target) }));
+  const raw = judgingClient(createClient(run.target), judged, () => failureRunOf(run));
   // Reads are cached only where nothing changes state; writes and their read-backs must see the target as it is now.
   const client: Client = scope === 'safe' ? createCachingClient(raw, run.target) : raw;
   let adapter: Promise<TargetAdapter | undefined> | undefined;
@@ -112,9 +113,10 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
             harvest,
             seed: operationSeed(run.seed, operation.operationId),
             runSeed: run.seed,
+            ...(run.reproduction ? { reproduction: run.reproduction } : {}),
             runs: run.runs,
             ...(run.baseline ? { baseline: run.baseline } : {}),
-            judge: (op, exchange) => judged.judge(op, exchange, { seed: run.seed, secrets: secretsOf(run.target) }),
+            judge: (op, exchange) => judged.judge(op, exchange, failureRunOf(run)),
             ...(writes ? { writes, writeEvidence: () => (evidence ??= sendWriteCases(client, operation, writes, Math.min(run.runs, MAX_WRITE_CASES))) } : {}),
           });
           settle(context, cell, judged.take());

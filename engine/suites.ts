@@ -22,7 +22,7 @@ export const SUITE_NEEDS = {
   writes: ['exchange', 'walk', 'defaults', 'negative', 'not_found', 'anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org', 'roles', 'burst'],
 } as const satisfies Record<string, readonly CheckNeeds[]>;
 
-/** The suite of the stateful scenarios (engine/stateful/scenarios.ts): the files of suites/stateful/. */
+/** The suite of the stateful scenarios (engine/stateful/registry.ts): the files of suites/stateful/. */
 export const STATEFUL_SUITE = 'stateful';
 
 /** Suites by name (`--suites`): each check-driven suite, a file of suites/, and the stateful one. */

@@ -10,7 +10,8 @@
  * A recipe also says how the owner reads the resource back (`readBack`), which the tenancy check
  * compares before and after another organization's attempt, and how the effect of a successful
  * write shows (`readBackAfter`), for write_effect_visible.
- * @see api-description.md, Endpoints; design.md, Targets and configuration (target adapter)
+ * @see spec/rules.yaml writes.effect_visible; docs/usage.md (Writes: every answer judged, each case on a fixture made for it);
+ *   docs/stateful.md (The target adapter)
  */
 import type { LoadedSpec, Operation } from '../core/spec/load.js';
 import { validRequestBody } from './probe-body.js';
@@ -260,7 +261,7 @@ export function writeCaseMaker(spec: LoadedSpec, operation: Operation, target: T
   const fixture = recipe.fixtures?.find((f) => !target.fixtures[f]);
   if (fixture) return unavailable(`needs fixture ${fixture}`, 'fixture', `name ${fixture} under "fixtures" in the config file`);
   const formRole = FORM_ROLES[`${operation.method} ${operation.path}`];
-  if (formRole && !target.roles[formRole]) return unavailable(`needs role ${formRole}`, 'role', `export ${defaultTokenEnv(formRole)}=<the client secret>`);
+  if (formRole && !target.roles[formRole]) return unavailable(`needs role ${formRole}`, 'role', `export ${target.roleEnv?.[formRole] ?? defaultTokenEnv(formRole)}=<the client secret>`);
   return {
     make: (role, n) => recipe.make({ spec, operation, target, adapter: adapter!, n, role }),
   };

@@ -4,8 +4,8 @@
  * function of a number drawn by fast-check (reseeded before every value), so one fast-check seed
  * gives the same values and a counterexample replays; shrinking goes through the plain
  * schema-derived arbitrary, which every realistic arbitrary falls back to and cross-shrinks to.
- * @see shared/style.md, "One seed feeds fast-check, faker and the reference server's ids"
- * @see api-description.md, Conventions (amounts in cents, currency a string code) and Customer (billing_address)
+ * @see docs/architecture.md (Generators); docs/design.md (Parts: generators/, faker always seeded)
+ * @see spec/rules.yaml conventions.money_in_cents; spec/openapi.yaml, schemas Customer (billing_address) and Address
  */
 import fc from 'fast-check';
 // The English locale alone: the package's main entry loads every locale (about 150 ms).

@@ -2,7 +2,7 @@
  * Query parameters of an operation as a fast-check arbitrary: each optional parameter absent
  * most of the time (so that several filters rarely empty a list), values derived from the
  * parameter's schema, values harvested from the target's own data for filters, and boundary
- * values for `page` and `limit` (section Limits).
+ * values for `page` and `limit` (spec/rules.yaml pagination.page_default, limits.page_size).
  */
 import fc from 'fast-check';
 import type { Operation, Parameter, Schema } from '../core/spec/load.js';
@@ -80,7 +80,7 @@ function metadataArbitrary(harvest: Harvest | undefined): fc.Arbitrary<QueryValu
 
 /**
  * An arbitrary of the query parameters of an operation (valid direction, plus `limit` above its
- * maximum as section Limits allows). Absent parameters shrink first, so counterexamples are short.
+ * maximum as spec/rules.yaml limits.page_size allows). Absent parameters shrink first, so counterexamples are short.
  * @param operation the operation whose `in: query` parameters are generated
  * @param constraints harvested values and parameters to leave out
  */
@@ -125,7 +125,7 @@ export interface BoundaryExampleConstraints {
 
 /**
  * Hand-picked queries every property starts with, so that rare but decisive cases are always
- * tried: the defaults, `limit` at and above its maximum (section Limits), each sortable key in both
+ * tried: the defaults, `limit` at and above its maximum (spec/rules.yaml limits.page_size), each sortable key in both
  * directions on a full page, each filter alone with a value harvested from the target, and
  * (optionally) invalid `page` and `limit` values. Every example carries a valid value for each
  * required query parameter. On a document without the bundled API's rules (`operation.apiRules`)

@@ -6,18 +6,20 @@
  * that run on one operation each, not-applicable and skipped cells as counts per reason (lists
  * with `verbose`), accepted deviations, harness errors, coverage, the failures (de-duplicated,
  * each with "Reproduce with:"), the report files written and the summary line.
- * @see style.md, Schemathesis ("Reproduce with:"), vitest (implement the `Reporter` interface)
+ * @see docs/reports.md (Console); docs/architecture.md (A finding's way)
  */
 import { relative, isAbsolute } from 'node:path';
 import pc from 'picocolors';
-import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { renderTransitionCoverage } from '../engine/stateful/transitions.js';
 import type { CellMeta, CellStatus, Failure, SkipKind } from '../core/types.js';
-import { COVERAGE_MEASURES, coverageOf, formatPercent, type Coverage, type CoverageSource } from './coverage.js';
-import { compactJson, formatDuration, plural, replayLine, reproducerLines, truncate } from './format.js';
+import { COVERAGE_MEASURES, formatPercent, type Coverage } from '../engine/coverage.js';
+import { compactJson, formatDuration, plural, replayLine, reproducerLines, statementHeadline, statementLines, statementOf, truncate } from './format.js';
+import type { ConformanceStatement } from '../engine/conformance.js';
 import { buildMatrix, type Matrix } from './matrix.js';
-import { collectResults, summarize, type HarnessProblem, type RunResults } from './results.js';
-import { RunClock, type ReportInfo, type RunInfo } from './run-info.js';
+import { summarize, type HarnessProblem, type RunResults } from '../engine/results.js';
+import type { ResultsReporter } from './file-reporter.js';
+import type { ReportInfo, RunInfo } from './run-info.js';
 
 /** The symbol of each cell status in the matrix; a cell that did not run is blank. */
 export const STATUS_SYMBOLS: Readonly<Record<CellStatus, string>> = { passed: '✓', failed: '✗', skipped: '–', not_applicable: '·', errored: '!' };
@@ -37,7 +39,7 @@ export interface ConsoleRenderOptions {
 }
 
 /** Options of {@link ConsoleReporter}: the run's info, the document for coverage, and where and how to write. */
-export interface ConsoleReporterOptions extends RunInfo, CoverageSource {
+export interface ConsoleReporterOptions extends RunInfo {
   /** Where to write; default `process.stdout`. */
   out?: NodeJS.WritableStream;
   /** Force colours on or off; default on only when `out` is a TTY that supports them. */
@@ -103,6 +105,7 @@ export function renderConsoleReport(results: RunResults, info: ReportInfo, optio
   const { matrixCells, scenarioCells } = splitScenarios(results.cells);
   const sections = [
     renderHeader(info, c),
+    renderStatement(statementOf(results), width, c),
     renderMatrix(buildMatrix(matrixCells), width, c, results.cells.length === 0),
     renderScenarios(scenarioCells, width, c),
     renderNotApplicable(results.cells, width, options.verbose ?? false, c),
@@ -133,12 +136,11 @@ export function renderConsoleSummary(results: RunResults, info: ReportInfo, opti
  * {@link renderConsoleReport} at the end (or {@link renderConsoleSummary} in `summary` mode).
  * It never sets the exit code: the CLI does that with `exitCodeFor`.
  */
-export class ConsoleReporter implements Reporter {
+export class ConsoleReporter implements Reporter, ResultsReporter {
   readonly #options: ConsoleReporterOptions;
   readonly #out: NodeJS.WritableStream;
   readonly #color: boolean;
   readonly #live: boolean;
-  readonly #clock = new RunClock();
   #total = 0;
   #done = 0;
   #lastOperation = '';
@@ -154,7 +156,6 @@ export class ConsoleReporter implements Reporter {
   }
 
   onTestRunStart(): void {
-    this.#clock.start();
     this.#startMs = performance.now();
   }
 
@@ -172,23 +173,22 @@ export class ConsoleReporter implements Reporter {
     this.#drawProgress();
   }
 
-  onTestModuleEnd(testModule: TestModule): void {
+  /** The progress line of one finished suite file (not on a TTY, where the live line shows progress), from the results the run collected of it. */
+  moduleDone(moduleId: string, results: Pick<RunResults, 'cells' | 'errors'>): void {
     if (this.#options.mode === 'summary' || this.#live) return;
     const c = pc.createColors(this.#color);
-    const results = collectResults([testModule]);
     const summary = summarize(results);
     const counts = [c.green(`${summary.passed} ${STATUS_SYMBOLS.passed}`), c.red(`${summary.failed} ${STATUS_SYMBOLS.failed}`), c.dim(`${summary.skipped} ${STATUS_SYMBOLS.skipped}`)];
     if (summary.not_applicable > 0) counts.push(c.dim(`${summary.not_applicable} ${STATUS_SYMBOLS.not_applicable}`));
     if (summary.errored > 0) counts.push(c.magenta(`${summary.errored} ${STATUS_SYMBOLS.errored}`));
     if (summary.errors > 0) counts.push(c.magenta(plural(summary.errors, 'error')));
-    this.#out.write(`${c.dim('·')} ${testModule.relativeModuleId}  ${plural(results.cells.length, 'cell')}: ${counts.join(' ')}\n`);
+    this.#out.write(`${c.dim('·')} ${moduleId}  ${plural(results.cells.length, 'cell')}: ${counts.join(' ')}\n`);
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+  /** Prints the end of the run: {@link renderConsoleReport}, or {@link renderConsoleSummary} in `summary` mode. */
+  report(results: RunResults, info: ReportInfo): void {
     if (this.#drawn) this.#out.write('\r\u001b[2K');
-    const results = collectResults(testModules, unhandledErrors, reason);
-    const coverage = coverageOf(results.cells, this.#options);
-    const info = this.#clock.stop(this.#options);
+    const { coverage } = results;
     const shared = { color: this.#color, reportFiles: this.#options.reportFiles ?? [], ...(coverage ? { coverage } : {}) };
     const width = this.#options.width ?? widthOf(this.#out);
     if (this.#options.mode === 'summary') {
@@ -219,6 +219,12 @@ function widthOf(out: NodeJS.WritableStream): number {
   if (isTty(out) && typeof columns === 'number' && columns > 0) return columns;
   const fromEnv = Number(process.env['COLUMNS']);
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_WIDTH;
+}
+
+function renderStatement(statement: ConformanceStatement, width: number, c: Colors): string {
+  const headline = truncate(statementHeadline(statement), width);
+  const lines = statementLines(statement).map((line) => truncate(line, width)).map((line) => (line.includes('not conformant') ? c.red(line) : line.includes('not shown') ? c.dim(line) : line));
+  return [statement.conformant ? c.bold(headline) : c.bold(c.red(headline)), ...lines].join('\n');
 }
 
 function renderHeader(info: ReportInfo, c: Colors): string {

@@ -1,15 +1,14 @@
 /**
- * The reporter behind every report file (JSON, JUnit, HTML): times the run, collects its results
- * at the end and writes what its render function makes of them.
+ * The reporter behind every report file (JSON, JUnit, HTML): writes what its render function makes
+ * of the run's results (engine/results.ts, built once by the run) to its file.
  */
-import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vitest/node';
-import { coverageOf, type Coverage, type CoverageSource } from './coverage.js';
-import { collectResults, type RunResults } from './results.js';
-import { RunClock, type ReportInfo, type RunInfo } from './run-info.js';
+import type { Coverage } from '../engine/coverage.js';
+import type { RunResults } from '../engine/results.js';
+import type { ReportInfo, RunInfo } from './run-info.js';
 import { writeReport } from './write-report.js';
 
-/** Options of a file reporter: the run's info, coverage source and where the file goes. */
-export interface FileReporterOptions extends RunInfo, CoverageSource {
+/** Options of a file reporter: the run's info and where the file goes. */
+export interface FileReporterOptions extends RunInfo {
   /** Path of the report file; its directory is created when missing. */
   outputFile: string;
 }
@@ -17,31 +16,26 @@ export interface FileReporterOptions extends RunInfo, CoverageSource {
 /** A pure render function of a report: results, timing and (when measured) coverage to text. */
 export type RenderReport = (results: RunResults, info: ReportInfo, coverage?: Coverage) => string;
 
+/** A reporter of the run's results: given them once, at the end of the run (cli/run.ts). */
+export interface ResultsReporter {
+  /** Writes or prints the report of `results`. @throws HarnessError CNF_ERR_CONFIG_INVALID when a file cannot be written */
+  report(results: RunResults, info: ReportInfo): Promise<void> | void;
+}
+
 /**
- * Writes `render(results, info, coverage)` to `options.outputFile` when the run ends.
+ * Writes `render(results, info, results.coverage)` to `options.outputFile`.
  * @throws HarnessError CNF_ERR_CONFIG_INVALID (from writeReport) when the file cannot be written
  */
-export class FileReporter implements Reporter {
+export class FileReporter implements ResultsReporter {
   readonly #options: FileReporterOptions;
   readonly #render: RenderReport;
-  readonly #clock = new RunClock();
 
   constructor(options: FileReporterOptions, render: RenderReport) {
     this.#options = options;
     this.#render = render;
   }
 
-  onTestRunStart(): void {
-    this.#clock.start();
-  }
-
-  async onTestRunEnd(
-    testModules: ReadonlyArray<TestModule>,
-    unhandledErrors: ReadonlyArray<SerializedError>,
-    reason: TestRunEndReason,
-  ): Promise<void> {
-    const results = collectResults(testModules, unhandledErrors, reason);
-    const info = this.#clock.stop(this.#options);
-    await writeReport(this.#options.outputFile, this.#render(results, info, coverageOf(results.cells, this.#options)));
+  async report(results: RunResults, info: ReportInfo): Promise<void> {
+    await writeReport(this.#options.outputFile, this.#render(results, info, results.coverage));
   }
 }

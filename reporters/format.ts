@@ -2,6 +2,8 @@
  * Formatting shared by the reporters: failure de-duplication, compact JSON, the replay line and
  * durations. Plain text only; colours belong to the console reporter.
  */
+import { conformanceStatement, type ConformanceStatement } from '../engine/conformance.js';
+import type { RunResults } from '../engine/results.js';
 import type { CellMeta, Failure, Reproducer } from '../core/types.js';
 
 /** Failures that share a de-duplication key: the first one stands for all `count` occurrences. */
@@ -84,4 +86,31 @@ export function formatDuration(ms: number): string {
 /** `n` followed by the noun, plural unless `n` is 1 (`1 failure`, `3 failures`). */
 export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : pluralForm}`;
+}
+
+/** The conformance statement of `results`: the one the run made, or (hand-made results) the statement of their cells. */
+export function statementOf(results: Pick<RunResults, 'cells' | 'conformance'>): ConformanceStatement {
+  return results.conformance ?? conformanceStatement(results.cells);
+}
+
+/** One line per class of a statement: `  core        conformant       412 cells judged`, `  pagination  not conformant   2 must-level failed, 1 should-level`. */
+export function statementLines(statement: ConformanceStatement): string[] {
+  const width = Math.max(...statement.classes.map((c) => c.conformanceClass.length));
+  return statement.classes.map((c) => {
+    const counts = c.verdict === 'not shown'
+      ? 'no cell ran'
+      : c.mustFailed + c.shouldFailed === 0
+        ? `${plural(c.judged, 'cell')} judged`
+        : `${c.mustFailed} must-level failed, ${c.shouldFailed} should-level, of ${c.judged} judged`;
+    return `  ${c.conformanceClass.padEnd(width)}  ${c.verdict.padEnd(14)}  ${counts}`;
+  });
+}
+
+/** The statement's first line: `Conformance: conformant in 6 classes, 2 not shown` or `Conformance: not conformant (pagination, auth)`. */
+export function statementHeadline(statement: ConformanceStatement): string {
+  const failing = statement.classes.filter((c) => c.verdict === 'not conformant').map((c) => c.conformanceClass);
+  const shown = statement.classes.filter((c) => c.verdict !== 'not shown').length;
+  const hidden = statement.classes.length - shown;
+  if (failing.length) return `Conformance: not conformant (${failing.join(', ')})`;
+  return `Conformance: conformant in ${plural(shown, 'class', 'classes')}${hidden ? `, ${hidden} not shown` : ''}`;
 }

@@ -2,14 +2,14 @@
  * The reporters by name, as `--reporter` selects them, and the public API of `reporters/`.
  */
 import { join } from 'node:path';
-import type { Reporter } from 'vitest/node';
 import { HarnessError } from '../core/errors.js';
 import type { LoadedSpec } from '../core/spec/load.js';
 import { ConsoleReporter } from './console.js';
-import { isPercent } from './coverage.js';
-import { HtmlReporter } from './html.js';
+import { isPercent } from '../engine/coverage.js';
+import { HtmlReporter } from './html/report.js';
 import { JsonReporter } from './json.js';
 import { JUnitReporter } from './junit.js';
+import type { ResultsReporter } from './file-reporter.js';
 import type { RunInfo } from './run-info.js';
 
 export { ConsoleReporter, renderConsoleReport, renderConsoleSummary, STATUS_SYMBOLS } from './console.js';
@@ -18,17 +18,18 @@ export { JsonReporter, jsonReport, redactHeaders, renderJson } from './json.js';
 export type { JsonReport, JsonReporterOptions, ReportedCell, ReportedFailure } from './json.js';
 export { JUnitReporter, renderJUnit, HARNESS_SUITE, COVERAGE_SUITE } from './junit.js';
 export type { JUnitReporterOptions } from './junit.js';
-export { HtmlReporter, renderHtml, escapeHtml, HTML_STATUS_SYMBOLS } from './html.js';
-export type { HtmlReporterOptions, Verdict } from './html.js';
-export { computeCoverage, coverageOf, describeShortfall, formatCoverageTotal, formatPercent, isPercent, COVERAGE_MEASURES } from './coverage.js';
-export type { Coverage, CoverageMeasure, CoverageSource, CoverageTotal, OperationCoverage } from './coverage.js';
+export { HtmlReporter, renderHtml } from './html/report.js';
+export type { HtmlReporterOptions } from './html/report.js';
+export { escapeHtml } from './html/template.js';
+export { HTML_STATUS_SYMBOLS } from './html/plan.js';
+export type { Verdict } from './html/plan.js';
 export { compactJson, failureKey, formatDuration, groupFailures, replayLine } from './format.js';
 export type { FailureGroup } from './format.js';
 export { buildMatrix, statusAt } from './matrix.js';
 export type { Matrix } from './matrix.js';
-export { collectResults, exitCodeFor, summarize } from './results.js';
-export type { ExitCode, HarnessProblem, ReportCell, RunResults, RunSummary } from './results.js';
 export { RunClock } from './run-info.js';
+export { FileReporter } from './file-reporter.js';
+export type { RenderReport, ResultsReporter } from './file-reporter.js';
 export { writeReport } from './write-report.js';
 export type { ReportInfo, RunInfo } from './run-info.js';
 
@@ -67,7 +68,7 @@ export interface CreateReportersInfo extends RunInfo {
  * @throws HarnessError `CNF_ERR_CONFIG_INVALID` for a name that is not in {@link REPORTER_NAMES},
  *   or for a `minCoverage` that is not a percentage from 0 to 100
  */
-export function createReporters(names: readonly string[], info: CreateReportersInfo): Reporter[] {
+export function createReporters(names: readonly string[], info: CreateReportersInfo): ResultsReporter[] {
   const { outputDir, out, color, verbose, spec, minCoverage, ...rest } = info;
   if (minCoverage !== undefined && !isPercent(minCoverage)) {
     throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--min-coverage must be a percentage from 0 to 100, not ${String(minCoverage)}`);
@@ -83,7 +84,7 @@ export function createReporters(names: readonly string[], info: CreateReportersI
   }
   const reportFiles = unique.filter((name): name is keyof typeof REPORT_FILES => name in REPORT_FILES).map((name) => join(outputDir, REPORT_FILES[name]));
   const consoleOptions = { ...run, out, color, reportFiles, ...(verbose !== undefined ? { verbose } : {}) };
-  const reporters = unique.filter(isReporterName).map((name): Reporter => {
+  const reporters = unique.filter(isReporterName).map((name): ResultsReporter => {
     switch (name) {
       case 'console':
         return new ConsoleReporter(consoleOptions);

@@ -6,9 +6,11 @@
 import pkg from '../package.json' with { type: 'json' };
 import { transitionCoverage, type TransitionCoverage } from '../engine/stateful/transitions.js';
 import type { CellMeta, CellStatus, Failure, HttpRequest, HttpResponse } from '../core/types.js';
-import { type Coverage } from './coverage.js';
+import { type Coverage } from '../engine/coverage.js';
 import { buildMatrix } from './matrix.js';
-import { summarize, type HarnessProblem, type RunResults, type RunSummary } from './results.js';
+import { statementOf } from './format.js';
+import type { ConformanceStatement } from '../engine/conformance.js';
+import { summarize, type HarnessProblem, type RunResults, type RunSummary } from '../engine/results.js';
 import { type ReportInfo } from './run-info.js';
 import { FileReporter, type FileReporterOptions } from './file-reporter.js';
 
@@ -59,6 +61,8 @@ export interface JsonReport {
   /** ISO 8601, UTC. */
   startedAt: string;
   durationMs: number;
+  /** Per conformance class, whether the target conforms (engine/conformance.ts). */
+  conformance: ConformanceStatement;
   summary: RunSummary;
   /**
    * Spec coverage (`computeCoverage`), with `minPercent` and `belowMinimum` when `--min-coverage`
@@ -99,6 +103,7 @@ export function jsonReport(results: RunResults, info: ReportInfo, coverage?: Cov
     seed: info.seed,
     startedAt: info.startedAt,
     durationMs: info.durationMs,
+    conformance: statementOf(results),
     summary: summarize(results),
     coverage: coverage ?? null,
     transitions: transitionCoverage(results.cells) ?? null,
@@ -121,7 +126,7 @@ export function renderJson(results: RunResults, info: ReportInfo, coverage?: Cov
   return `${JSON.stringify(jsonReport(results, info, coverage), null, 2)}\n`;
 }
 
-/** Writes {@link renderJson} to `outputFile` at the end of the run, with coverage when `spec` is given. */
+/** Writes {@link renderJson} to `outputFile` of the run's results (with their coverage, when measured). */
 export class JsonReporter extends FileReporter {
   constructor(options: JsonReporterOptions) {
     super(options, renderJson);

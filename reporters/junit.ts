@@ -14,11 +14,12 @@
 import { createRequire } from 'node:module';
 import type { Builder, TestCase as JUnitTestCase, TestSuite as JUnitTestSuite } from 'junit-report-builder';
 import { transitionCoverage } from '../engine/stateful/transitions.js';
+import { statementOf } from './format.js';
 import type { CellMeta, Failure } from '../core/types.js';
 import type { LoadedSpec } from '../core/spec/load.js';
-import { COVERAGE_MEASURES, formatCoverageTotal, type Coverage } from './coverage.js';
+import { COVERAGE_MEASURES, formatCoverageTotal, type Coverage } from '../engine/coverage.js';
 import { compactJson, replayLine, reproducerLines } from './format.js';
-import { type HarnessProblem, type ReportCell, type RunResults } from './results.js';
+import { type HarnessProblem, type ReportCell, type RunResults } from '../engine/results.js';
 import { type ReportInfo } from './run-info.js';
 import { FileReporter, type FileReporterOptions } from './file-reporter.js';
 
@@ -32,6 +33,9 @@ export const HARNESS_SUITE = 'harness';
 /** Name of the `<testsuite>` that holds the coverage as properties (no test cases). */
 export const COVERAGE_SUITE = 'coverage';
 
+/** Name of the suite that holds the conformance statement (properties only). */
+export const CONFORMANCE_SUITE = 'conformance';
+
 /** The package part of every classname: `conformance.<tag>`. */
 export const CLASSNAME_PREFIX = 'conformance';
 
@@ -42,6 +46,8 @@ export const EDGE_NOT_EXERCISED = 'not exercised by the stateful suites';
 export interface JUnitReporterOptions extends FileReporterOptions {
   /** Path of the XML file; missing directories are created. */
   outputFile: string;
+  /** The document the run checked against: each test case is classed by its operation's first tag. */
+  spec?: Pick<LoadedSpec, 'operations'>;
 }
 
 /** Options of {@link renderJUnit}. */
@@ -56,7 +62,7 @@ const JSON_TEXT_CHARS = 2000;
 
 /**
  * Renders run results as a JUnit XML document (UTF-8, with declaration): a `<testsuites>` root
- * named by `info.title` with the run's `time`, a `<testsuite>` per operation in matrix order with
+ * named by `info.title` with the run's `time`; a `<testsuite>` per operation in matrix order with
  * the properties `target`, `spec_version`, `seed` and `not_applicable` (cells of the operation
  * that cannot apply, which are not test cases), the run's start as `timestamp` (UTC, no zone, as
  * the schema wants) and `time` (the sum of its test cases'); then the `harness` suite when there
@@ -65,7 +71,9 @@ const JSON_TEXT_CHARS = 2000;
  * `coverage.minimum` and `coverage.below_minimum` when `--min-coverage` was given, and one
  * `transition.<edge>` per state-machine edge (`exercised` or {@link EDGE_NOT_EXERCISED}, never a
  * failure: an adapter without a capability legitimately skips scenarios; `not in any transition
- * table` for an edge the reference does not have). A test case's classname is
+ * table` for an edge the reference does not have); last, when any cell was recorded, the
+ * `conformance` suite with no test case and the properties `conformance` (`conformant` or `not
+ * conformant`) and `conformance.<class>` (each class's verdict and counts: engine/conformance.ts). A test case's classname is
  * `conformance.<tag>`: the operation's tag from `options.tags`, else the part of the operationId
  * before `:`. `time` is in seconds with three decimals; a cell without a measured duration has 0.
  * Characters that XML 1.0 cannot carry (control characters from a misbehaving target) are dropped.
@@ -108,11 +116,17 @@ export function renderJUnit(results: RunResults, info: ReportInfo, coverage?: Co
     for (const problem of results.errors) addError(suite.testCase(), problem);
   }
   addCoverage(report, timestamp, results.cells, coverage);
+  // The conformance statement: a suite of properties, no test case (the cells are the test cases).
+  if (results.cells.length > 0) {
+    const statement = statementOf(results);
+    const conformance = report.testSuite().name(CONFORMANCE_SUITE).timestamp(timestamp).time(0).property('conformance', statement.conformant ? 'conformant' : 'not conformant');
+    for (const c of statement.classes) conformance.property(`conformance.${c.conformanceClass}`, `${c.verdict} (${c.judged} judged, ${c.mustFailed} must-level failed, ${c.shouldFailed} should-level failed)`);
+  }
   // The builder's root has no `time` setter: the attribute goes on the root's start tag, the one `<testsuites` of the text.
   return `${report.build().replace('<testsuites', `<testsuites time="${seconds(info.durationMs)}"`)}\n`;
 }
 
-/** Writes {@link renderJUnit} to `outputFile` at the end of the run, with coverage and tags when `spec` is given. */
+/** Writes {@link renderJUnit} of the run's results to `outputFile`, with the operations' tags when `spec` is given. */
 export class JUnitReporter extends FileReporter {
   constructor(options: JUnitReporterOptions) {
     const tags = options.spec ? tagsOf(options.spec) : undefined;

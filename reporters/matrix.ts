@@ -3,7 +3,7 @@
  * columns, each cell's status or nothing when that check did not run on that operation.
  */
 import type { CellMeta, CellStatus } from '../core/types.js';
-import { CHECK_IDS } from '../checks/index.js';
+import { REPORT_ORDER } from '../engine/conformance.js';
 
 /**
  * The matrix of a run. `statuses[row][column]` is the status of check `checks[column]` on
@@ -23,11 +23,11 @@ const PRECEDENCE: Record<CellStatus, number> = { not_applicable: 0, skipped: 1, 
 
 /**
  * Builds the matrix from cells. Rows are operations in alphabetical order; columns follow
- * `checkOrder` (the check registry's report order), checks it does not name coming after in
- * first-seen order, so that a report looks the same whichever suite finished first. Several cells
+ * `checkOrder` (the report order: the checks, the stateful scenarios, the model families), checks it
+ * does not name coming after in first-seen order, so that a report looks the same whichever suite finished first. Several cells
  * for one (operation, check) pair merge to the worst status (failed > errored > passed > skipped > not applicable).
  */
-export function buildMatrix(cells: readonly CellMeta[], checkOrder: readonly string[] = CHECK_IDS): Matrix {
+export function buildMatrix(cells: readonly CellMeta[], checkOrder: readonly string[] = REPORT_ORDER): Matrix {
   const rank = (checkId: string): number => {
     const at = checkOrder.indexOf(checkId);
     return at === -1 ? checkOrder.length : at;

@@ -6,7 +6,7 @@
  * PDFs, the ID token signing key) and the control API; none of these are in the spec. Around the
  * pipeline: the rate limit (rate-limit.ts), webhook delivery of the event log (webhooks/) and,
  * with `stateFile`, the store kept in a file across restarts (persistence.ts).
- * @see shared/design.md, Reference server
+ * @see docs/design.md (Reference server)
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { HarnessError } from '../core/errors.js';
@@ -43,7 +43,7 @@ export interface BuildAppOptions {
   /**
    * The version of requests without a `Polar-Version` header (default `2026-10`, the version of the
    * default document); a request selects another with that header. Applied at serialization.
-   * @see shared/api-description.md, Versioning; docs/platform.md (version per request)
+   * @see spec/rules.yaml versioning.version_selection; docs/platform.md (Version per request)
    */
   apiVersion?: ApiVersion;
   /** Fault ids of server/faults.ts to switch on. */
@@ -59,7 +59,7 @@ export interface BuildAppOptions {
   /**
    * Requests per second per client IP (default 100, the API's limit), `false` for no limit (the
    * harness's embedded target), or `{max, windowMs}`. The control API and the upload, receipt and
-   * invoice URLs are not counted. @see shared/api-description.md, Limits
+   * invoice URLs are not counted. @see spec/rules.yaml limits.rate; docs/server-behaviour.md (Rate limit)
    */
   rateLimit?: RateLimitOption;
   /** Webhook delivery: attempts, backoff, timeout, which URLs may be contacted (default: loopback only). */
@@ -267,7 +267,7 @@ function registerBodyParsers(app: FastifyInstance): void {
  * demo tokens and registers one route per operation (plus the no-trailing-slash variant), the
  * upload, document and key routes and, unless `control: false`, the control API.
  * @throws HarnessError CNF_ERR_FAULT_UNKNOWN for an unknown fault id; CNF_ERR_SPEC_INVALID for an unreadable or invalid spec
- * @see shared/design.md, Reference server
+ * @see docs/design.md (Reference server)
  */
 export async function buildApp(options: BuildAppOptions = {}): Promise<ReferenceApp> {
   const faults: FaultSet = resolveFaults(options.faults ?? []);

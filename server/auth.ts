@@ -2,18 +2,19 @@
  * Bearer token authentication and scope authorization of the reference server. Only sha256
  * digests of secrets are stored; presented tokens are compared against every stored digest with
  * `crypto.timingSafeEqual`, and never logged.
- * @see shared/api-description.md, Authentication; Errors
+ * @see spec/rules.yaml auth.missing_credentials, auth.invalid_credentials, auth.scopes
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SecurityRequirement } from '../core/spec/load.js';
 import type { FaultSet } from './faults.js';
+import type { TokenKind, TokenRecord } from './records.js';
 import { errorReply, type Reply } from './replies.js';
-import type { Store, TokenKind, TokenRecord } from './store.js';
+import type { Store } from './store.js';
 
 /**
  * Every scope the API description names, and orders:write, which the spec infers for the order
  * update and invoice operations (`x-scopes-inferred`).
- * @see shared/api-description.md, Authentication
+ * @see spec/rules.yaml auth.scopes
  */
 export const ALL_SCOPES = [
   'products:read',
@@ -40,13 +41,13 @@ export const READ_SCOPES = ALL_SCOPES.filter((scope) => scope.endsWith(':read'))
 /** The write scopes of {@link ALL_SCOPES}. */
 export const WRITE_SCOPES = ALL_SCOPES.filter((scope) => scope.endsWith(':write'));
 
-/** The scopes of a customer or member session. @see shared/api-description.md, Authentication */
+/** The scopes of a customer or member session. @see spec/rules.yaml auth.customer_portal_sessions */
 export const PORTAL_SCOPES = ['customer_portal:read', 'customer_portal:write'] as const;
 
 /**
  * The roles a target provides to the harness that the reference server has tokens for: `writer`
  * holds every write scope and no read scope of organization A, `pat` is a personal access token of
- * a member of organization A with every scope. @see shared/design.md, Targets
+ * a member of organization A with every scope. @see docs/design.md (Targets, roles and verdicts)
  */
 export type ReferenceRole = 'admin' | 'reader' | 'writer' | 'no_scope' | 'other_org' | 'pat' | 'customer_session' | 'member_session' | 'portal_no_scope';
 

@@ -4,7 +4,7 @@
  * operation's requestBody schema with ajv. JSON bodies that fail are a 422
  * `{detail: [{loc: ["body", ...], msg, type, input?}]}`; form-encoded bodies, which only the OAuth
  * 2.0 endpoints take, fail as RFC 6749 `invalid_request` (400).
- * @see shared/api-description.md, Errors; shared/design.md, Reference server; RFC 6749 section 5.2
+ * @see spec/rules.yaml errors.validation, format.json; docs/design.md (Reference server); RFC 6749 section 5.2
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';

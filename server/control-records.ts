@@ -7,16 +7,17 @@
  * A new subscription is modelled on a demo subscription of the organization in the same status
  * (its product, prices, amounts, meters and timeline, the timeline moved so that it starts now), so
  * that its fields agree with its status the way the demo data's do.
- * @see shared/design.md, Targets and configuration (target adapter); Reference server (Control API)
- * @see shared/api-description.md, Customer; Subscription; License key (customer portal)
+ * @see docs/design.md (Targets, roles and verdicts: the target adapter); docs/server-behaviour.md (Control API)
+ * @see spec/openapi.yaml, schemas Customer, Subscription, LicenseKey
  */
 import { createHash } from 'node:crypto';
 import type { MachineContext } from './events.js';
+import type { CustomerRecord, LicenseKeyRecord, ProductRecord, SubscriptionRecord, SubscriptionStatus } from './records.js';
 import { fail, ok, type Result } from './result.js';
-import { newId, nowMicros, nowTimestamp, type CustomerRecord, type LicenseKeyRecord, type ProductRecord, type SubscriptionRecord, type SubscriptionStatus } from './store.js';
+import { newId, nowMicros, nowTimestamp } from './store.js';
 import { formatTimestamp, parseTimestamp } from './timestamps.js';
 
-/** The eight subscription statuses. @see shared/api-description.md, Subscription (status) */
+/** The eight subscription statuses. @see spec/openapi.yaml, schema SubscriptionStatus */
 export const SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'canceled', 'unpaid', 'paused'];
 
 /** Why a record cannot be created: NOT_FOUND (404 over HTTP), INVALID (400), CONFLICT (409). */
@@ -206,7 +207,7 @@ export interface ProductInput {
  * benefits (`POST /v1/products/{id}/benefits`) can own without touching the demo data's products.
  * @param organizationId the organization (the control API passes the demo organization A)
  * @returns the product; INVALID for an empty name
- * @see shared/api-description.md, Product; Endpoints (POST /v1/products/{id}/benefits)
+ * @see spec/openapi.yaml, schema Product; operationId products:update_benefits
  */
 export function createProduct(ctx: MachineContext, organizationId: string, input: ProductInput = {}): Result<ProductRecord, RecordRefusal> {
   const id = newId(ctx.store);

@@ -8,7 +8,7 @@
  * {@link createControl} binds them), and served over HTTP under `/__control/` (POST with JSON
  * bodies, snake_case fields as in the functions' inputs; GET for reads), which is not part of the
  * API and is switched off with the build option `control: false`.
- * @see shared/design.md, Targets and configuration (target adapter); Reference server (Control API)
+ * @see docs/design.md (Targets, roles and verdicts: the target adapter); docs/server-behaviour.md (Control API)
  */
 import type { FastifyInstance } from 'fastify';
 import { InvalidJsonBody } from './body.js';
@@ -41,7 +41,8 @@ import { serializeRefund } from './resources/refunds/serializer.js';
 import { serializeSubscription } from './resources/subscriptions/serializer.js';
 import { serializeWebhookEndpoint } from './resources/webhooks/serializer.js';
 import { fail, ok, type Result } from './result.js';
-import { newId, nowTimestamp, type EventRecord, type ProductRecord, type Store } from './store.js';
+import type { EventRecord, ProductRecord } from './records.js';
+import { newId, nowTimestamp, type Store } from './store.js';
 import { pointsAtItself } from './webhooks/dispatcher.js';
 import { listDeliveries as listDeliveryLog, type DeliveryFilter, type WebhookDeliveryAttempt } from './webhooks/deliveries.js';
 import { createWebhookEndpoint as registerEndpoint, setWebhookEndpointEnabled as switchEndpoint, type WebhookEndpointInput } from './webhooks/endpoints.js';
@@ -109,7 +110,7 @@ export const CONTROL_ORDER_TAX_BASIS_POINTS = 2000;
 /**
  * Completes an order's processing: pending to paid, emitting order.updated and order.paid.
  * @returns the order as the API shows it, NOT_FOUND, or CONFLICT when it is not pending
- * @see shared/api-description.md, States and transitions
+ * @see spec/rules.yaml orders.created_pending, orders.paid_transition_events
  */
 export function completeOrder(env: ControlEnvironment, orderId: string): Result<Json, ControlError> {
   const order = env.store.orders.get(orderId.toLowerCase());
@@ -163,7 +164,7 @@ export function createOrder(env: ControlEnvironment, input: CreateOrderInput = {
  * is left), emitting refund.created, order.updated and order.refunded. The refund succeeds at once
  * and is listed by GET /v1/refunds/.
  * @returns the refund as the API shows it; NOT_FOUND, CONFLICT (not paid, nothing left) or INVALID (amount)
- * @see shared/api-description.md, Refund; States and transitions (refund, partial or full)
+ * @see spec/openapi.yaml, schema Refund; spec/rules.yaml orders.refund_emits_updated, refunds.readable
  */
 export function refundOrder(env: ControlEnvironment, orderId: string, input: RefundInput = {}): Result<Json, ControlError> {
   const order = env.store.orders.get(orderId.toLowerCase());
@@ -284,7 +285,7 @@ export function listEvents(env: ControlEnvironment, type?: string, page: EventPa
  * organization, or in `organization_id`. Events emitted from then on are delivered to it when it is
  * enabled and subscribed to their kind.
  * @returns the endpoint as the API shows it, secret included (201 over HTTP); NOT_FOUND (organization) or INVALID
- * @see shared/api-description.md, Webhook endpoint
+ * @see spec/openapi.yaml, schema WebhookEndpoint
  */
 export function createWebhookEndpoint(env: ControlEnvironment, input: WebhookEndpointInput): Result<Json, ControlError> {
   const created = registerEndpoint(env.store, env.demo().organizations.a, input);

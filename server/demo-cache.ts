@@ -6,7 +6,7 @@
  * file or another faker simply misses and the start seeds (and writes a new entry). The snapshot
  * is {@link snapshotStore}'s, the format `--state` files use, restored through the collections'
  * `insert` like a state file.
- * @see shared/design.md, Quality bars (first response within 0.5 s of process start)
+ * @see docs/design.md (Performance: first response within 0.5 s of process start); docs/decisions.md (Benchmarks: "Start")
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -4,12 +4,11 @@
  * methods, orders with refunds and disputes, license keys, members and seats, files of every
  * service, webhook endpoints and an OAuth client per organization. Like the first part it is a pure
  * function of the seed and never reads the clock.
- * @see shared/design.md, Reference server (Demo data)
+ * @see docs/design.md (Reference server: one seed for ids, timestamps and demo data)
  */
 import { createHash } from 'node:crypto';
 import type { DemoPortalIdentity } from './auth.js';
 import { DEMO_NOW_MICROS, Draw, seededFaker } from './demo-draw.js';
-import { draftOrder, nextInvoiceNumber } from './resources/orders/create.js';
 import type {
   CustomerRecord,
   FileRecord,
@@ -19,9 +18,10 @@ import type {
   OrderRecord,
   ProductRecord,
   RefundRecord,
-  Store,
   SubscriptionRecord,
-} from './store.js';
+} from './records.js';
+import { draftOrder, nextInvoiceNumber } from './resources/orders/create.js';
+import type { Store } from './store.js';
 import { formatTimestamp, MICROS_PER_DAY, parseTimestamp } from './timestamps.js';
 
 /** Record counts of the second part, per organization. */

@@ -8,7 +8,7 @@
  * imports, a migration) so that sort tie-breaking is exercised. This is the first part (catalogue,
  * customers, subscriptions); demo-commerce.ts draws the second (orders, refunds, portal, files...)
  * from a faker of its own, so that it never shifts the ids of this one.
- * @see shared/design.md, Reference server (Demo data)
+ * @see docs/design.md (Reference server: one seed for ids, timestamps and demo data)
  */
 import { sortAmount } from './resources/products/list.js';
 import type {
@@ -26,11 +26,11 @@ import type {
   PriceAmountType,
   PriceRecord,
   ProductRecord,
-  Store,
   SubscriptionMeterRecord,
   SubscriptionRecord,
   SubscriptionStatus,
-} from './store.js';
+} from './records.js';
+import type { Store } from './store.js';
 import type { DemoPortalIdentity } from './auth.js';
 import { seedCommerce, type CommerceData } from './demo-commerce.js';
 import { DEMO_NOW_MICROS, Draw, seededFaker } from './demo-draw.js';

@@ -2,7 +2,7 @@
  * The seeded drawing helpers of the demo dataset: every value comes from one seeded faker,
  * consumed in a fixed order, so the same seed gives the same data. Timestamps count back from
  * {@link DEMO_NOW_MICROS}, never from the clock.
- * @see shared/design.md, Reference server (Demo data)
+ * @see docs/design.md (Reference server: one seed for ids, timestamps and demo data)
  */
 import type { Faker } from '@faker-js/faker';
 // The English locale entry point loads one locale; the package's main entry loads all of them (a

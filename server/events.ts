@@ -3,11 +3,14 @@
  * resource as it was serialized at that moment. Webhook delivery and state persistence listen to
  * the log through {@link onEventAppended} and {@link onStoreChanged}, so that no resource needs to
  * know about either.
- * @see shared/api-description.md, Events; shared/design.md, Events and webhooks
+ * @see spec/rules.yaml events.order_created, events.order_updated, events.order_paid, events.checkout_created
+ * @see docs/design.md (Reference server); docs/server-behaviour.md (Webhooks)
  */
 import type { ApiVersion } from '../core/spec/load.js';
+import { Collection } from './collection.js';
 import type { FaultSet } from './faults.js';
-import { Collection, newId, nowTimestamp, type EventRecord, type Store } from './store.js';
+import type { EventRecord } from './records.js';
+import { newId, nowTimestamp, type Store } from './store.js';
 
 /** What a state change needs: the store, the API version events are serialized in, and the faults. */
 export interface MachineContext {

@@ -1,7 +1,7 @@
 /**
  * The fault catalogue: known defects the reference server can switch on (`serve --fault ID`) to
  * prove that the harness finds each one and that its suites are not vacuous.
- * @see shared/design.md, Reference server (Faults)
+ * @see docs/design.md (Reference server: faults)
  */
 import { HarnessError } from '../core/errors.js';
 import type { ApiVersion, LoadedSpec, Operation } from '../core/spec/load.js';
@@ -360,7 +360,7 @@ const BASE_FAULTS = [
   },
   {
     id: 'cross_tenant_write',
-    rule: 'design.md, Tenancy: a resource of another organization is answered like a missing one',
+    rule: 'Tenancy (spec/rules.yaml auth.tenant_isolation): a resource of another organization is answered like a missing one',
     description: 'A request that changes state finds the records of every organization: another organization\'s token can update an order, generate its invoice and replace a product\'s benefits (reads stay isolated).',
     detectedBy: 'tenant_isolation',
     touches: ['@writes'],

@@ -1,7 +1,7 @@
 /**
  * The contract between the app and the handlers: a handler gets the authenticated principal and
  * the validated path, query and body, and returns a {@link Reply}; it never touches the HTTP layer.
- * @see shared/design.md, Reference server (handlers keyed by operationId)
+ * @see docs/design.md (Reference server: handlers keyed by operationId)
  */
 import type { Principal } from './auth.js';
 import type { MachineContext } from './events.js';

@@ -1,7 +1,7 @@
 /**
  * The one registry of operation handlers, keyed by operationId; routes come from the spec and
  * are bound here, and a unit test fails when an operation of the spec has no handler.
- * @see shared/design.md, Reference server
+ * @see docs/design.md (Reference server)
  */
 import type { LoadedSpec } from '../core/spec/load.js';
 import type { OperationHandler } from './handler-types.js';

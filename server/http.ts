@@ -1,6 +1,6 @@
 /**
  * Writing a {@link Reply} with Fastify: the one place where replies meet the HTTP layer.
- * @see shared/design.md, Reference server
+ * @see docs/design.md (Reference server)
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FaultSet } from './faults.js';

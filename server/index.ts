@@ -1,7 +1,7 @@
 /**
  * Starts the reference server on a socket: what `conformance serve` and the embedded target of
  * `conformance run` use.
- * @see shared/design.md, Command line (serve); Targets and configuration
+ * @see docs/design.md (Command line: serve; Targets, roles and verdicts)
  */
 import type { AddressInfo } from 'node:net';
 import { buildApp, type BuildAppOptions, type ServerSettings } from './app.js';

@@ -2,7 +2,8 @@
  * Keys of one reference server instance, generated at start and independent of the seed: the
  * HMAC key of the URLs the reference serves itself (upload parts, receipts, invoices) and the
  * ES256 key pair that signs OpenID Connect ID tokens.
- * @see shared/design.md, Reference server (OAuth 2.0; Files)
+ * @see spec/rules.yaml oauth2.token_authorization_code (id_token), files.upload_parts, orders.receipt_presigned_url
+ * @see docs/decisions.md (Reference server: rate limit, webhooks, state: the per-instance keys are not kept)
  */
 import { randomBytes, webcrypto } from 'node:crypto';
 import type { CryptoKey, JWK } from 'jose';

@@ -5,12 +5,15 @@
  * by the collection's secondary indexes (intersected from the smallest set), `total_count` by
  * the sizes of those sets, and a single-key order by the collection's kept sorted order, walked
  * until the page is full. Other filters (substrings, dates, metadata) are tested record by record.
- * @see shared/api-description.md, Endpoints (List filters); Limits; shared/design.md, Reference server
+ * @see spec/rules.yaml lists.sorting, lists.filters, limits.page_size, pagination.counts
+ * @see docs/design.md (Reference server: a list costs its page, not the table)
  */
+import { Collection, readsCurrent, recordReads, type Comparator, type IndexValue, type Reads } from './collection.js';
 import { assembleGzip, storedPiece, type CodedPiece } from './content-coding.js';
 import type { FaultSet } from './faults.js';
+import type { BaseRecord, Metadata } from './records.js';
 import type { Reply } from './replies.js';
-import { Collection, readsCurrent, recordReads, storeRevision, type BaseRecord, type Comparator, type IndexValue, type Metadata, type Reads, type Store } from './store.js';
+import { storeRevision, type Store } from './store.js';
 import { listedOrganizations } from './tenancy.js';
 import type { ParsedQuery } from './validation.js';
 
@@ -44,7 +47,7 @@ export interface RecordPage<T> {
 
 /**
  * Parses `sorting` values (`name`, `-created_at`).
- * @see shared/api-description.md, Endpoints (List filters: a leading minus means descending)
+ * @see spec/rules.yaml lists.sorting (a leading minus means descending)
  */
 export function parseSorting(values: readonly string[]): SortCriterion[] {
   return values.map((value) => (value.startsWith('-') ? { key: value.slice(1), descending: true } : { key: value, descending: false }));
@@ -90,7 +93,7 @@ export function comparatorFor<T extends BaseRecord>(criteria: readonly SortCrite
 /**
  * Whether a metadata object matches a metadata filter: for every key, `String(value)` equals one
  * of the filter's values (keys AND, values OR).
- * @see shared/api-description.md, Endpoints (metadata[key]=value)
+ * @see spec/rules.yaml lists.filters.metadata
  */
 export function matchesMetadata(metadata: Metadata, filter: Record<string, string[]>): boolean {
   for (const [key, wanted] of Object.entries(filter)) {
@@ -100,7 +103,7 @@ export function matchesMetadata(metadata: Metadata, filter: Record<string, strin
 }
 
 /**
- * An equality filter answered by a secondary index of the collection (see store.ts): a record
+ * An equality filter answered by a secondary index of the collection (see collection.ts): a record
  * matches when it is filed under any of `values`. The index name `id` matches record ids.
  */
 export interface IndexCondition {
@@ -275,7 +278,7 @@ function sortingName(criteria: readonly SortCriterion[]): string {
 /**
  * The 200 list body `{items, pagination: {total_count, max_page}}` with max_page = ceil(total_count / limit).
  * @param faults `total_count_off_by_one` reports one item too many; `undocumented_status` answers an empty list 204
- * @see shared/api-description.md, Conventions (paginated list response)
+ * @see spec/rules.yaml pagination.counts
  */
 export function listReply(items: unknown[], totalCount: number, limit: number, faults: FaultSet): Reply {
   if (items.length === 0 && faults.has('undocumented_status')) return { status: 204 };
@@ -357,7 +360,7 @@ export function visibleOrganizations(callerOrganizations: readonly string[], fil
 
 /**
  * Page, limit and sorting of a validated query (defaults come from the spec: page 1, limit 10).
- * @see shared/api-description.md, Limits
+ * @see spec/rules.yaml pagination.page_default, limits.page_size
  */
 export function listParamsOf(query: ParsedQuery): ListParams {
   const { page, limit, sorting } = query.values;

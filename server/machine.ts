@@ -3,7 +3,7 @@
  * it may start from, the state it leads to and the events it emits. Resources fire transitions
  * through {@link planTransition}; handlers never assign a status themselves. Stateful suites may
  * import the tables (never the handlers), so that a bug in a handler cannot pass its own test.
- * @see shared/design.md, Reference server (State machines)
+ * @see docs/design.md (Reference server: explicit transition tables per resource)
  */
 import { fail, ok, type Result } from './result.js';
 

@@ -16,15 +16,17 @@
  * (`{"$o": {...}}`) so that no value can pass for a tag, and a record held by two collections (a
  * product media file is also a file) is written once and referenced (`{"$same": [collection, id]}`)
  * so that it stays one object.
- * @see shared/design.md, Reference server; POSIX rename(2) (atomic replacement)
+ * @see docs/reference-server.md (Durability (--state)); POSIX rename(2) (atomic replacement)
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
+import { Collection } from './collection.js';
+import type { BaseRecord } from './records.js';
 import { entryProblem } from './state-shapes.js';
-import { Collection, createStore, type BaseRecord, type Store } from './store.js';
+import { createStore, type Store } from './store.js';
 
 /** The `format` field of a state file. */
 export const STATE_FORMAT = 'billing-api-reference-state';

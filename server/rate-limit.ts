@@ -4,7 +4,7 @@
  * (whole seconds until the window ends) and the API's error body `{"error": "RateLimitExceeded",
  * "detail": ...}`; the API description shows neither the status nor the body, so both are the
  * reference's choice (docs/decisions.md).
- * @see shared/api-description.md, Limits (Request rate); Versioning (2025-06-05); shared/design.md, Reference server (Rate limit)
+ * @see spec/rules.yaml limits.rate; docs/server-behaviour.md (Rate limit)
  */
 import { isIP } from 'node:net';
 import rateLimitPlugin from '@fastify/rate-limit';

@@ -1,7 +1,7 @@
 /**
  * What serializers need besides the record: the store (to resolve references) and the API
  * version, which is applied here and nowhere else.
- * @see shared/api-description.md, Versioning
+ * @see spec/rules.yaml versioning.is_deletable, versioning.timestamp_precision; docs/platform.md (Version per request)
  */
 import type { ApiVersion } from '../core/spec/load.js';
 import type { FaultSet } from './faults.js';

@@ -1,6 +1,6 @@
 /**
  * What a handler answers, and the API's error bodies.
- * @see shared/api-description.md, Errors
+ * @see spec/rules.yaml auth.missing_credentials, errors.not_found, errors.not_permitted, errors.validation
  */
 
 /** An answer before it is written: status, JSON body (none for 204) and extra headers. */
@@ -31,7 +31,7 @@ export type ErrorName =
   | 'RequestHeaderFieldsTooLarge'
   | 'InternalServerError';
 
-/** One entry of a 422 body. @see shared/api-description.md, Errors (Validation entry) */
+/** One entry of a 422 body. @see spec/rules.yaml errors.validation; spec/openapi.yaml, schema ValidationErrorEntry */
 export interface ValidationEntry {
   loc: (string | number)[];
   msg: string;
@@ -65,7 +65,7 @@ export function errorReply(status: number, detail: string, headers?: Record<stri
   return { status, body: { error, detail }, ...(headers ? { headers } : {}) };
 }
 
-/** A 422 reply `{detail: [entries]}`. @see shared/api-description.md, Errors */
+/** A 422 reply `{detail: [entries]}`. @see spec/rules.yaml errors.validation */
 export function validationReply(entries: ValidationEntry[]): Reply {
   return { status: 422, body: { detail: entries } };
 }

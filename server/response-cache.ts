@@ -7,7 +7,8 @@
  * which counts every insert, update and delete, and every request, control call or delivery that
  * may change state) and never served past the expiry of the token it was answered to. Each content
  * coding of an answer (content-coding.ts) is made on its first request and kept with it.
- * @see shared/design.md, Reference server; Quality bars
+ * @see docs/decisions.md (Benchmarks: "Answers of paginated lists are kept as bytes until the store changes")
+ * @see docs/design.md (Reference server; Performance)
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { asBytes, encode, preferredCoding, type ByteReply, type ContentCoding } from './content-coding.js';

@@ -1,7 +1,7 @@
 /**
  * Expected failure as a value: functions that can fail in normal use (an unknown id, a transition
  * that is not allowed) return a {@link Result} instead of throwing.
- * @see shared/style.md, For our project (Expected failure is a value)
+ * @see docs/architecture.md (a failure is data)
  */
 
 /** Success with a value, or failure with an error. */

@@ -2,7 +2,8 @@
  * Presigned URLs of the files and documents the reference serves itself (upload parts, receipt
  * and invoice PDFs): the path and expiry are signed with HMAC-SHA256, like an object store's
  * presigned URL, and checked in constant time.
- * @see shared/design.md, Reference server (Files); shared/api-description.md, Endpoints (receipt: presigned URL)
+ * @see spec/rules.yaml orders.receipt_presigned_url, files.upload_parts
+ * @see docs/decisions.md (Reference server: rate limit, webhooks, state: stand-ins for a storage service's presigned URLs)
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

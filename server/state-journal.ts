@@ -15,7 +15,7 @@
  * clean close means the server died: ids then go on {@link ID_GAP_AFTER_CRASH} past the last
  * one written, so that no id handed out before the crash (to a webhook receiver, say) is handed
  * out again. FILE.lock holds the process id of the server using FILE: a second server refuses it.
- * @see shared/design.md, Reference server; POSIX fsync(2), rename(2); issue 15, point 2
+ * @see docs/reference-server.md (Durability (--state)); POSIX fsync(2), rename(2)
  */
 import { constants } from 'node:fs';
 import { open, readdir, readFile, rm, truncate, writeFile, type FileHandle } from 'node:fs/promises';
@@ -34,7 +34,9 @@ import {
 } from './persistence.js';
 import { entryProblem } from './state-shapes.js';
 import type { FaultSet } from './faults.js';
-import { BoundedLog, clearStore, Collection, trackRecordChanges, type BaseRecord, type Store, type TokenRecord } from './store.js';
+import { Collection } from './collection.js';
+import type { BaseRecord, TokenRecord } from './records.js';
+import { BoundedLog, clearStore, trackRecordChanges, type Store } from './store.js';
 
 /** Journal bytes after which a new generation and a background snapshot start (16 MiB). */
 export const DEFAULT_COMPACT_AFTER_BYTES = 16 * 1024 * 1024;

@@ -5,7 +5,8 @@
  * crashing the server later on the first request that reads it.
  * @see docs/reference-server.md (State file)
  */
-import { Collection, type Store } from './store.js';
+import { Collection } from './collection.js';
+import type { Store } from './store.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -2,12 +2,13 @@
  * Finding a record by id for a caller: a record of another organization, or of another customer
  * in the customer portal, is answered exactly like a missing one (404 ResourceNotFound), so that
  * its existence does not leak.
- * @see shared/design.md, Reference server (Tenancy); shared/api-description.md, Errors (404)
+ * @see spec/rules.yaml auth.tenant_isolation, orders.customer_portal_own_orders, errors.not_found
  */
 import type { Principal } from './auth.js';
+import type { Collection } from './collection.js';
 import type { FaultSet } from './faults.js';
+import type { BaseRecord } from './records.js';
 import { errorReply, type Reply } from './replies.js';
-import type { BaseRecord, Collection } from './store.js';
 
 /**
  * The record with this id if it belongs to one of the caller's organizations.

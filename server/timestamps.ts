@@ -1,7 +1,7 @@
 /**
  * Timestamps of the reference server: stored as ISO 8601 UTC strings with microseconds
  * (`2026-03-01T10:00:00.123456Z`), compared as epoch microseconds.
- * @see shared/api-description.md, Conventions; Versioning (microseconds in 2026-10 samples)
+ * @see spec/rules.yaml conventions.timestamps_utc, versioning.timestamp_precision (microseconds in 2026-10)
  */
 
 /** Microseconds in one day. */
@@ -39,7 +39,7 @@ export function parseTimestamp(text: string): number | undefined {
  * Drops the fractional seconds of a stored timestamp, the precision of API version 2026-04.
  * @param stored a timestamp as produced by {@link formatTimestamp}
  * @returns e.g. `2026-03-01T10:00:00Z`
- * @see shared/api-description.md, Versioning
+ * @see spec/rules.yaml versioning.timestamp_precision
  */
 export function withoutFraction(stored: string): string {
   return stored.replace(/\.\d+Z$/, 'Z');

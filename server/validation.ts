@@ -3,7 +3,7 @@
  * schema (integers, `true`/`false`, arrays from one or repeated parameters, deepObject keys),
  * checked with ajv, and failures are reported as FastAPI/pydantic-style validation entries.
  * Unknown query parameters are ignored.
- * @see shared/api-description.md, Errors (422); shared/design.md, Reference server
+ * @see spec/rules.yaml errors.validation; docs/design.md (Reference server)
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';

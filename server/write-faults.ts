@@ -9,7 +9,7 @@
  * body has; an operation whose success answer has no such body (a deletion answered 204, an update
  * whose body the description does not show) gets it on its error answers instead, whose bodies the
  * description does show (`{error, detail}`, `{detail: [...]}`).
- * @see shared/design.md, Reference server (Faults); shared/api-description.md, Errors
+ * @see docs/design.md (Reference server: faults); spec/rules.yaml errors.not_found, errors.validation (error bodies)
  */
 import type { LoadedSpec, Operation, Schema } from '../core/spec/load.js';
 import type { Reply } from './replies.js';

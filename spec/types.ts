@@ -2,7 +2,7 @@
  * TypeScript types of the API's resources, generated from the OpenAPI documents by
  * openapi-typescript (spec/generated/, `npm run spec:types`). The aliases are those of the latest
  * version, 2026-10; `V2026_04` holds the earlier version's generated types.
- * @see api-description.md, Resources and fields
+ * @see spec/openapi.yaml, components.schemas (the resources and their fields)
  */
 import type { components, operations, paths, webhooks } from './generated/openapi-2026-10.js';
 

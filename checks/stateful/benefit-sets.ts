@@ -1,7 +1,7 @@
 /**
  * Benefit sets of products: the ids a product grants, compared as sets (the replacement endpoint
  * takes a set; order and duplicates do not matter).
- * @see ../../../shared/api-description.md, Endpoints (POST /v1/products/{id}/benefits); Product (benefits)
+ * @see spec/rules.yaml products.benefits_replaced; operation products:update_benefits (POST /v1/products/{id}/benefits)
  */
 
 /** The ids of the benefits a product (as the API shows it) grants, in its order; [] when it has no benefits array. */

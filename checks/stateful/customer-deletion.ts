@@ -1,11 +1,15 @@
 /**
  * Judges the anonymization of a deleted customer: every personal field that held a value before
  * the deletion with anonymize=true holds another one (or none) after it.
- * @see ../../../shared/api-description.md, Endpoints (DELETE /v1/customers/external/{external_id}: anonymize); Customer
+ * @see spec/rules.yaml customers.delete_external.anonymize; operation customers:delete_external (anonymize); spec/openapi.yaml,
+ *   schema Customer
  */
 import type { Finding } from '../../core/types.js';
 
-/** The customer fields that are personal data (name, email and billing details). @see api-description.md, Customer */
+/**
+ * The customer fields that are personal data (name, email and billing details).
+ * @see spec/rules.yaml customers.delete_external.anonymize
+ */
 export const PERSONAL_FIELDS: readonly string[] = ['email', 'name', 'billing_name', 'billing_address', 'tax_id'];
 
 function present(value: unknown): boolean {

@@ -5,7 +5,8 @@
  * Only the API description's own words fail a target: "Cancels active subscriptions immediately
  * and revokes active benefits". What it does not state (subscriptions in other statuses, seats) is
  * observed for the transition coverage and never judged.
- * @see ../../../shared/api-description.md, Endpoints (DELETE /v1/customers/external/{external_id})
+ * @see spec/rules.yaml customers.delete_external.cancels_subscriptions, customers.delete_external.revokes_benefits;
+ *   operation customers:delete_external (DELETE /v1/customers/external/{external_id})
  */
 import type { TargetEvent } from '../../core/adapter.js';
 import type { Finding } from '../../core/types.js';

@@ -2,7 +2,7 @@
  * Judges the events of one order around its pending to paid transition, as the target's event log
  * shows them before and after the completion: order.created from the start, order.paid only once
  * the order is paid, order.updated and order.paid after the completion.
- * @see ../../../shared/api-description.md, States and transitions; Events
+ * @see spec/rules.yaml orders.created_pending, orders.paid_transition_events, events.order_created, events.order_paid
  */
 import type { TargetEvent } from '../../core/adapter.js';
 import type { Finding } from '../../core/types.js';
@@ -59,7 +59,10 @@ export function orderEventFindings(orderId: string, before: readonly TargetEvent
   return findings;
 }
 
-/** The amounts an order carries in place of the deprecated `amount`, integers in cents. @see api-description.md, Order; Versioning (2025-03-14) */
+/**
+ * The amounts an order carries in place of the deprecated `amount`, integers in cents.
+ * @see spec/rules.yaml deprecations.order_net_amount
+ */
 export const ORDER_AMOUNT_FIELDS: readonly string[] = ['net_amount', 'subtotal_amount', 'discount_amount', 'total_amount'];
 
 /**

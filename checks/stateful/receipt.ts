@@ -1,7 +1,7 @@
 /**
  * Judges an order's receipt: `GET /v1/orders/{id}/receipt` answers `url`, an absolute presigned
  * URL, and that URL, fetched without the API's credentials, answers the receipt PDF.
- * @see ../../../shared/api-description.md, Endpoints (GET /v1/orders/{id}/receipt: url, presigned URL to the receipt PDF)
+ * @see spec/rules.yaml orders.receipt_presigned_url; operation orders:get_receipt (url, presigned URL to the receipt PDF)
  */
 import type { Exchange, Finding } from '../../core/types.js';
 

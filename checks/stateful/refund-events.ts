@@ -2,7 +2,7 @@
  * Judges a refund of an order: order.updated emitted for the order once it was refunded, and the
  * refund readable in the refund list with the order and the amount refunded. The order's status
  * after a refund is not stated, so it is never judged.
- * @see ../../../shared/api-description.md, What the service does (refunds are readable); States and transitions (Order (any): refund, partial or full); Events (order.updated)
+ * @see spec/rules.yaml refunds.readable, orders.refund_emits_updated, events.order_updated
  */
 import type { TargetEvent } from '../../core/adapter.js';
 import type { Finding } from '../../core/types.js';

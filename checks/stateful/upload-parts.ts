@@ -2,12 +2,13 @@
  * Judges the upload parts of a file creation: `POST /v1/files/` answers one upload part per part
  * the request asked for, with the same number, chunk_start and chunk_end, each with a url, headers
  * and an expires_at still to come.
- * @see ../../../shared/api-description.md, Create file body ("The response carries upload.parts with a url, expires_at and headers for each part"); File (upload.parts)
+ * @see spec/rules.yaml files.upload_parts ("The response carries upload.parts with a url, expires_at and headers for each part");
+ *   operation files:create
  */
 import type { Exchange, Finding } from '../../core/types.js';
 import { instantMicros } from '../support.js';
 
-/** A part as the create request asks for it. @see api-description.md, Create file body (upload.parts) */
+/** A part as the create request asks for it. @see spec/openapi.yaml, schema FileCreatePart */
 export interface RequestedPart {
   number: number;
   /** First byte of the part, inclusive. */

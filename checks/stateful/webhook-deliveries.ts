@@ -3,7 +3,8 @@
  * delivery a Standard Webhooks signed `{type, timestamp, data}` envelope that verifies with its
  * endpoint's secret; events only at enabled endpoints subscribed to their kind, and there each
  * event the scenario caused; order.created before order.paid.
- * @see ../../../shared/api-description.md, Events; Webhook endpoint
+ * @see spec/rules.yaml events.delivery_to_subscribed_endpoints, webhooks.standard_webhooks_signature, events.order_created;
+ *   spec/openapi.yaml, schema WebhookEndpoint
  * @see https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md
  */
 import { Webhook } from 'standardwebhooks';

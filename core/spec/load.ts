@@ -22,7 +22,7 @@ const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
 /** A JSON Schema object as it appears in an OpenAPI document (loosely typed on purpose). */
 export type Schema = Record<string, any>;
 
-/** The API versions we ship a document for (section Versioning). */
+/** The API versions we ship a document for (docs/design.md, Parts). */
 export const API_VERSIONS = ['2026-10', '2026-04'] as const;
 /** One of {@link API_VERSIONS}. */
 export type ApiVersion = (typeof API_VERSIONS)[number];

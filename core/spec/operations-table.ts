@@ -6,7 +6,7 @@ import type { LoadedSpec } from './load.js';
 
 /**
  * Renders the operations of a document as a Markdown table, in document order.
- * @see api-description.md, Endpoints and Authentication
+ * @see spec/openapi.yaml (paths: operations and their security)
  */
 export function operationsTable(spec: LoadedSpec): string {
   const rows = spec.operations.map((operation) => {

@@ -2,7 +2,7 @@
  * Loads spec/rules.yaml, the behavioural rules of the API that no schema can express, and
  * validates every entry: its fields, a unique stable id, and exactly one of `enforced_by`,
  * `pending` and `untestable`.
- * @see design.md, What we are building (spec/: rules.yaml)
+ * @see docs/design.md (Parts: spec/, rules.yaml)
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,9 +14,9 @@ import { HarnessError } from '../errors.js';
 export const RULES_FILE = fileURLToPath(new URL('../../spec/rules.yaml', import.meta.url));
 
 /**
- * Headings of the API description (`##` and `###`) a rule's `section` may name; a rule derived by
- * design.md names `design.md: <heading>` instead.
- * @see api-description.md
+ * Headings of the API description (`##` and `###`) a rule's `section` may name; a rule the project's
+ * design derives from the description names `design.md: <heading>` instead.
+ * @see spec/rules.yaml (the `section` of each entry)
  */
 export const API_DESCRIPTION_SECTIONS: readonly string[] = [
   'What the service does',
@@ -47,13 +47,13 @@ export const API_DESCRIPTION_SECTIONS: readonly string[] = [
   'Versioning',
 ];
 
-/** Prefix of a `section` that names a heading of design.md. */
+/** Prefix of a `section` that names a heading of the project's design rather than of the API description. */
 export const DESIGN_SECTION_PREFIX = 'design.md: ';
 
 /** `id` syntax: snake_case segments joined by dots (`lists.filters.metadata`). */
 export const RULE_ID_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
 
-/** `pending` syntax: an issue number (`#5`). */
+/** `pending` syntax: an issue reference, `#` and a number. */
 export const ISSUE_PATTERN = /^#[1-9][0-9]*$/;
 
 /** What is true of every rule. */
@@ -73,7 +73,7 @@ export interface EnforcedRule extends RuleBase {
   enforced_by: string[];
 }
 
-/** A rule an open issue will enforce (`#4` server behaviour, `#5` harness checks, `#6` stateful suites). */
+/** A rule an open issue will enforce (server behaviour, harness checks or stateful suites). */
 export interface PendingRule extends RuleBase {
   pending: string;
 }

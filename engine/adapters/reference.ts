@@ -5,7 +5,7 @@
  * for the embedded target, and with `--adapter reference` for a reference started with
  * `conformance serve`. Also a valid adapter module: `--adapter engine/adapters/reference.ts`.
  * @see ../../server/control.ts (registerControlRoutes: the routes and their bodies)
- * @see ../../../shared/design.md, Reference server (Control API)
+ * @see docs/server-behaviour.md (Control API); docs/stateful.md (The target adapter)
  */
 import { AdapterError, outsideOperation, type AdapterFactory, type ApiObject, type TargetAdapter, type TargetEvent, type WebhookEndpoint } from '../../core/adapter.js';
 import { createClient, type Client } from '../client.js';

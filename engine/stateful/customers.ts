@@ -6,13 +6,14 @@
  * customer is gone: 404) and its subscriptions (each active one canceled and ended; with
  * anonymize, the embedded customer's personal data replaced). The model follows
  * CUSTOMER_TRANSITIONS and SUBSCRIPTION_TRANSITIONS.
- * @see ../../../shared/api-description.md, Endpoints (DELETE /v1/customers/external/{external_id}); Errors (404)
+ * @see spec/rules.yaml customers.delete_external, customers.delete_external.cancels_subscriptions,
+ *   customers.delete_external.anonymize, errors.not_found; operation customers:delete_external
  */
 import fc from 'fast-check';
 import { anonymizationFindings } from '../../checks/stateful/customer-deletion.js';
 import { ModelCommand } from './command.js';
 import type { Family } from './family.js';
-import { familyInfo } from './index.js';
+import { familyInfo } from './registry.js';
 import { deletable, deletedCustomer, MAX_CUSTOMERS, pick, type CustomerModel, type CustomersModel } from './model.js';
 import { answerText, bodyOf, statusOf, succeeded, type Real } from './real.js';
 

@@ -5,7 +5,7 @@
 import { customersFamily } from './customers.js';
 import type { Family } from './family.js';
 import { filesFamily } from './files.js';
-import type { FamilyId } from './index.js';
+import type { FamilyId } from './registry.js';
 import { ordersFamily } from './orders.js';
 import { productBenefitsFamily } from './product-benefits.js';
 import { seatsFamily } from './seats.js';

@@ -3,8 +3,9 @@
  * for a target, and how one command sequence starts (a fresh model, read from the target where the
  * model needs to know what exists) and ends (what it changed on lasting fixtures put back).
  */
+import type { Skip } from '../../core/skips.js';
 import type { CommandArbitraries } from './command.js';
-import type { FamilyInfo } from './index.js';
+import type { FamilyInfo } from './registry.js';
 import type { Real } from './real.js';
 
 /** A family whose model is `M`. */
@@ -22,6 +23,6 @@ export interface Family<M extends object> extends FamilyInfo {
    * command, so that a difference in state shows at the step that caused it).
    */
   readBack?(model: Readonly<M>, real: Real): Promise<void>;
-  /** Why the family cannot run against this target beyond its roles, fixtures and capabilities, or undefined. */
-  whyNot?(real: Real): Promise<string | undefined>;
+  /** Why the family cannot run against this target beyond its roles, fixtures and capabilities (a skip with its kind and fix), or undefined. */
+  whyNot?(real: Real): Promise<Skip | undefined>;
 }

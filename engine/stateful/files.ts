@@ -4,13 +4,14 @@
  * through the file list (filter ids). The model (FILE_TRANSITIONS) says when the file is uploaded:
  * once every part arrived with its declared bytes; a part with other bytes is refused and changes
  * nothing.
- * @see ../../../shared/api-description.md, Create file body; File; What the service does (files are uploaded in parts)
+ * @see spec/rules.yaml files.upload_parts, files.not_uploaded_at_creation, files.part_checksum_verified, files.upload_completes;
+ *   operations files:create, files:list; spec/openapi.yaml, schemas FileCreate and File
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { ModelCommand } from './command.js';
 import type { Family } from './family.js';
-import { familyInfo } from './index.js';
+import { familyInfo } from './registry.js';
 import { MAX_FILES, pick, withPart, type FileModel, type FilesModel } from './model.js';
 import { answerText, bodyOf, eventually, refused, statusOf, succeeded, type Real } from './real.js';
 

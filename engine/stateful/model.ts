@@ -6,15 +6,16 @@
  * tables say more than the API description (a subscription that is not active also ends when its
  * customer is deleted; a claim emits customer_seat.claimed), the model keeps the table's state but
  * the commands judge only what the description states.
- * @see ../../../shared/style.md, For our project (stateful suites may import the tables)
- * @see ../../../shared/api-description.md, States and transitions; Events
+ * @see docs/stateful.md (Model-based suites: the transition tables, imported as data); docs/architecture.md (Floors)
+ * @see spec/rules.yaml orders.created_pending, orders.paid_transition_events, orders.refund_emits_updated, events.order_created,
+ *   events.order_updated, events.order_paid
  */
+import type { OrderStatus, SeatStatus, SubscriptionStatus } from '../../server/records.js';
 import { SEAT_TRANSITIONS } from '../../server/resources/customer-seats/machine.js';
 import { CUSTOMER_TRANSITIONS, type CustomerState } from '../../server/resources/customers/machine.js';
 import { FILE_TRANSITIONS, type FileState } from '../../server/resources/files/machine.js';
 import { ORDER_REFUND_EVENTS, ORDER_TRANSITIONS } from '../../server/resources/orders/machine.js';
 import { SUBSCRIPTION_TRANSITIONS } from '../../server/resources/subscriptions/machine.js';
-import type { OrderStatus, SeatStatus, SubscriptionStatus } from '../../server/store.js';
 
 /** A transition table as the reference declares it: named transitions from any of `from` to `to`, emitting `events`. */
 export type TransitionTable = Readonly<Record<string, { readonly from: readonly string[]; readonly to: string; readonly events: readonly string[] }>>;
@@ -34,7 +35,7 @@ export function allows<T extends TransitionTable>(table: T, name: keyof T & stri
   return after(table, name, state) !== undefined;
 }
 
-/** Event kinds the API description names; the model judges no other event. @see api-description.md, Events */
+/** Event kinds the API description names; the model judges no other event. @see spec/openapi.yaml, schema EventType */
 export const DESCRIBED_EVENTS: readonly string[] = ['checkout.created', 'order.created', 'order.updated', 'order.paid'];
 
 /** The events of a transition that the API description names, in table order. */
@@ -54,7 +55,7 @@ export interface OrderModel {
   /** `o1`, `o2`, ... in creation order. */
   label: string;
   status: OrderStatus;
-  /** Whether its invoice has been generated (only a request does it). @see api-description.md, Versioning (2025-06-02) */
+  /** Whether its invoice has been generated (only a request does it). @see spec/rules.yaml orders.invoice_generated_explicitly */
   invoiced: boolean;
   /** How much of it has been refunded. After a refund its status is not stated, so commands that depend on it leave it alone. */
   refunded: 'none' | 'partial' | 'full';
@@ -86,7 +87,7 @@ export function completionEvents(): string[] {
 /**
  * The events the description names for a refund, partial or full (order.updated). A refund is no
  * transition of the table: "unchanged status value is not stated".
- * @see api-description.md, States and transitions (Order (any): refund)
+ * @see spec/rules.yaml orders.refund_emits_updated
  */
 export function refundEvents(): string[] {
   return ORDER_REFUND_EVENTS.filter((event) => DESCRIBED_EVENTS.includes(event));
@@ -130,7 +131,7 @@ export function invitationExpired(seat: Readonly<SeatModel>, clockMs: number): b
 /**
  * What claiming a seat gives: SEAT_TRANSITIONS.claim from pending while the token has not expired;
  * otherwise a refusal named after why.
- * @see api-description.md, Endpoints (POST /v1/customer-seats/claim); spec/rules.yaml seats.invitation_single_use, seats.invitation_expires
+ * @see spec/rules.yaml seats.claim, seats.invitation_single_use, seats.invitation_expires
  */
 export function claimOutcome(seat: Readonly<SeatModel>, clockMs: number): ClaimOutcome {
   if (allows(SEAT_TRANSITIONS, 'claim', seat.status) && !invitationExpired(seat, clockMs)) return 'claimed';
@@ -159,7 +160,7 @@ export interface BenefitsModel {
 /**
  * The set a replacement leaves: exactly the given benefits, duplicates collapsed; unchanged when
  * one belongs to another organization (the request is refused).
- * @see api-description.md, Endpoints (POST /v1/products/{id}/benefits: replaces the set; each benefit must belong to the product's organization)
+ * @see spec/rules.yaml products.benefits_replaced, products.benefits_same_organization
  */
 export function replacedBenefits(model: Readonly<BenefitsModel>, picks: readonly number[], foreign: boolean): number[] {
   if (foreign) return [...model.granted];
@@ -201,7 +202,7 @@ export function deletable(customer: Readonly<CustomerModel>): boolean {
  * (SUBSCRIPTION_TRANSITIONS.cancel_now). The table also ends subscriptions in other live states,
  * which the description does not state ("cancels active subscriptions immediately"): those become
  * `unknown` and are not judged.
- * @see api-description.md, Endpoints (DELETE /v1/customers/external/{external_id})
+ * @see spec/rules.yaml customers.delete_external, customers.delete_external.cancels_subscriptions
  */
 export function deletedCustomer(customer: Readonly<CustomerModel>, anonymize: boolean): CustomerModel {
   return {
@@ -236,7 +237,7 @@ export const MAX_FILES = 2;
 /**
  * A file after one of its parts arrived with the declared bytes: uploaded (FILE_TRANSITIONS.complete_upload)
  * once every part has.
- * @see api-description.md, What the service does (files are uploaded in parts)
+ * @see spec/rules.yaml files.upload_completes
  */
 export function withPart(file: Readonly<FileModel>, part: number): FileModel {
   const uploaded = file.uploaded.map((done, index) => done || index === part);

@@ -5,14 +5,15 @@
  * any order. The model says which answer each step must get: an invoice exists only once
  * generated, billing details change only before, a completed order is paid with order.updated and
  * order.paid, a refund emits order.updated (and leaves a status the description does not state).
- * @see ../../../shared/api-description.md, States and transitions; Events; Endpoints (invoices, PATCH /v1/orders/{id}); Versioning (2025-06-02)
+ * @see spec/rules.yaml orders.created_pending, orders.paid_flag, orders.paid_transition_events, orders.refund_emits_updated,
+ *   orders.invoice_generated_explicitly, orders.billing_details_before_invoice, orders.receipt_presigned_url
  */
 import fc from 'fast-check';
 import { AdapterError } from '../../core/adapter.js';
 import type { Role } from '../../core/types.js';
 import { ModelCommand } from './command.js';
 import type { Family } from './family.js';
-import { familyInfo } from './index.js';
+import { familyInfo } from './registry.js';
 import { completedStatus, completionEvents, MAX_ORDERS, newOrder, pick, refundEvents, statusKnown, type OrderModel, type OrdersModel } from './model.js';
 import { answerText, bodyOf, eventually, refused, statusOf, succeeded, type CommandEnv, type Real } from './real.js';
 

@@ -4,12 +4,12 @@
  * another organization among them, and the product read back through the product list (filter
  * id). The model says what the product grants after each: exactly the set given, or, for a refused
  * request, what it granted before. The fixture product gets its benefits back after every sequence.
- * @see ../../../shared/api-description.md, Endpoints (POST /v1/products/{id}/benefits)
+ * @see spec/rules.yaml products.benefits_replaced, products.benefits_same_organization; operation products:update_benefits
  */
 import fc from 'fast-check';
 import { ModelCommand } from './command.js';
 import type { Family } from './family.js';
-import { familyInfo } from './index.js';
+import { familyInfo } from './registry.js';
 import { replacedBenefits, type BenefitsModel } from './model.js';
 import { answerText, bodyOf, refused, statusOf, succeeded, type Real } from './real.js';
 
@@ -148,7 +148,7 @@ export const productBenefitsFamily: Family<BenefitsModel> = {
   },
   async whyNot(real) {
     const { product, exchange } = await readProduct(real, real.env.target.fixtures.product_id!);
-    return product ? undefined : `the product list does not show the fixture product_id (${answerText(exchange)})`;
+    return product ? undefined : { reason: `the product list does not show the fixture product_id (${answerText(exchange)})`, kind: 'fixture', fix: 'name under "fixtures" a product_id that the admin role lists' };
   },
   async setup(real) {
     const productId = real.env.target.fixtures.product_id!;

@@ -9,15 +9,16 @@
  * model throws a {@link ModelMismatch}, which fast-check then shrinks) or `observe` (`conformance
  * diff`: nothing is judged; a refusal of the adapter is recorded as an observation, since the other
  * target may not refuse).
- * @see ../../../shared/style.md, fast-check (model-based commands)
+ * @see https://fast-check.dev/docs/advanced/model-based-testing/; docs/usage.md (Differential testing against the reference)
  */
 import { edge } from './transitions.js';
 import { AdapterError, outsideOperation, type AdapterCapability, type TargetAdapter } from '../../core/adapter.js';
-import { secretsOf } from '../cell.js';
+import { secretsOf } from '../../core/curl.js';
 import type { Client } from '../client.js';
 import type { SecretRef } from '../../core/curl.js';
+import { apiCase, urlCase, type ApiRequest } from './request.js';
 import type { Target } from '../../core/target.js';
-import type { Exchange, Finding, QueryValues, Role, TestCase, UrlRequest } from '../../core/types.js';
+import type { Exchange, Finding, UrlRequest } from '../../core/types.js';
 import type { LoadedSpec } from '../../core/spec/load.js';
 
 // The commands read answers as the stateful suites do.
@@ -37,17 +38,6 @@ export interface CommandEnv {
   seed: number;
 }
 
-/** How a command asks for one request of an operation of the document. */
-export interface ApiRequest {
-  /** Whose credentials to send; default none. */
-  role?: Role;
-  /** A bearer token that is not a role's (a session token the sequence obtained). */
-  bearer?: string;
-  pathParams?: Record<string, string>;
-  query?: QueryValues;
-  /** Sent as application/json. */
-  json?: unknown;
-}
 
 /** One thing a step did and saw: an exchange with the target, or a call of its adapter. */
 export interface Observation {
@@ -134,16 +124,7 @@ export class Real {
   /** Sends a request of an operation of the document and records it. */
   async send(operationId: string, request: ApiRequest = {}, what?: string): Promise<Exchange> {
     const operation = this.env.spec.operation(operationId);
-    const headers: Record<string, string> = request.bearer ? { authorization: `Bearer ${request.bearer}` } : {};
-    const testCase: TestCase = {
-      id: `model#${this.#n++}`,
-      operationId,
-      pathParams: request.pathParams ?? {},
-      query: request.query ?? {},
-      headers,
-      role: request.role ?? null,
-      ...(request.json !== undefined ? { body: { contentType: 'application/json', text: JSON.stringify(request.json) } } : {}),
-    };
+    const testCase = apiCase(`model#${this.#n++}`, operationId, request);
     return this.#record(await this.env.client.send(operation, testCase), what ?? `${operation.method} ${operation.path}`);
   }
 
@@ -151,15 +132,7 @@ export class Real {
   async fetch(request: UrlRequest, what?: string): Promise<Exchange> {
     const url = new URL(request.url);
     const operation = outsideOperation(request.method, `${url.pathname}${url.search}`);
-    const testCase: TestCase = {
-      id: `model#${this.#n++}`,
-      operationId: operation.operationId,
-      pathParams: {},
-      query: {},
-      headers: request.headers ?? {},
-      role: null,
-      ...(request.body ? { body: request.body } : {}),
-    };
+    const testCase = urlCase(`model#${this.#n++}`, operation.operationId, request);
     // The URL itself differs between targets (host, ids, signature), so it does not name the observation.
     return this.#record(await this.env.clientFor(url.origin).send(operation, testCase), what ?? `${operation.method} (a URL the target handed out)`);
   }

@@ -7,14 +7,13 @@
  * @see https://fast-check.dev/docs/advanced/model-based-testing/ (replayPath, seed and path)
  */
 import fc from 'fast-check';
-import { API_RULES_EXTENSION } from '../../core/spec/load.js';
 import { noAnswerFinding } from '../judge.js';
-import { missingCapability } from '../../core/adapter.js';
+import { notRunnable, type NotRunnable } from './runnable.js';
 import { operationSeed } from '../context.js';
 import { HarnessError } from '../../core/errors.js';
-import type { Exchange } from '../../core/types.js';
+import type { Exchange, SkipKind } from '../../core/types.js';
 import type { Family } from './family.js';
-import type { FamilyInfo } from './index.js';
+import type { FamilyInfo } from './registry.js';
 import { commandList, ModelMismatch, Real, type CommandEnv, type ModelFinding, type Step } from './real.js';
 
 /** Most commands of one sequence. */
@@ -56,7 +55,8 @@ export interface FamilyFailure {
 /** What running a family gave. */
 export interface FamilyOutcome {
   status: 'passed' | 'failed' | 'skipped' | 'not_applicable';
-  skipReason?: string;
+  /** Why it did not run: the reason, and for a skip what the run lacks and how to provide it. */
+  skip?: { reason: string; kind?: SkipKind; fix?: string };
   /** Sequences run (shrinking not counted). */
   runs: number;
   /** Edges of the transition tables the target was seen to take, in every sequence. */
@@ -94,24 +94,10 @@ function replayPathOf(commands: unknown): string {
   return /replayPath="([^"]*)"/.exec(String(commands))?.[1] ?? '';
 }
 
-/** Why a family cannot run against the env's target (read-only run, missing capability, role or fixture), or undefined. */
-export function familyNotRunnable(family: FamilyInfo, env: CommandEnv): string | undefined {
-  // The families check the bundled API's rules: on another document they do not apply.
-  if (!env.spec.apiRules) return FAMILY_NOT_THIS_API;
-  if (env.target.readOnly) return 'read-only run: the commands change state';
-  const operations = new Set(env.spec.operations.map((o) => o.operationId));
-  if (!operations.has(family.operationId)) return `the document has no operation ${family.operationId}`;
-  const capability = missingCapability(env.adapter, family.capabilities);
-  if (capability) return capability;
-  const role = family.roles.find((r) => !env.target.roles[r]);
-  if (role) return `needs role ${role}`;
-  const fixture = family.fixtures.find((f) => !env.target.fixtures[f]);
-  if (fixture) return `needs fixture ${fixture}`;
-  return undefined;
+/** Why a family cannot run in an env (engine/stateful/runnable.ts), or undefined when it can. */
+export function familyNotRunnable(family: FamilyInfo, env: CommandEnv): NotRunnable | undefined {
+  return notRunnable(family, env, new Set(env.spec.operations.map((o) => o.operationId)), 'model');
 }
-
-/** Why a family does not apply to a document without the bundled API's rules (spec/rules.yaml). */
-export const FAMILY_NOT_THIS_API = `a model of the bundled API's rules (spec/rules.yaml), not of this document (opt in with ${API_RULES_EXTENSION})`;
 
 /**
  * Runs a family against the env's target.
@@ -130,9 +116,11 @@ export async function runFamily<M extends object>(options: FamilyRunOptions<M>):
     observed: { statuses: [...statuses].sort((a, b) => a - b), parameters: [...parameters].sort() },
     ...extra,
   });
-  const reason = familyNotRunnable(family, env) ?? (await family.whyNot?.(new Real(env, 'assert')));
-  if (reason === FAMILY_NOT_THIS_API || reason?.startsWith('the document has no operation')) return outcome('not_applicable', 0, { skipReason: reason });
-  if (reason) return outcome('skipped', 0, { skipReason: reason });
+  const not = familyNotRunnable(family, env);
+  if (not?.status === 'not_applicable') return outcome('not_applicable', 0, { skip: { reason: not.reason } });
+  if (not) return outcome('skipped', 0, { skip: not.skip });
+  const lacking = await family.whyNot?.(new Real(env, 'assert'));
+  if (lacking) return outcome('skipped', 0, { skip: lacking });
 
   const replay = options.path === undefined ? undefined : parseModelPath(options.path);
   const commands = fc.commands(family.commands(env), { maxCommands: options.maxCommands ?? MAX_COMMANDS, size: 'max', ...(replay ? { replayPath: replay.replayPath } : {}) });
@@ -181,11 +169,11 @@ export async function runFamily<M extends object>(options: FamilyRunOptions<M>):
   });
   if (!details.failed) {
     // A family none of whose sequences got an answer from the target has shown nothing about it.
-    if (!exchanged) return outcome('skipped', details.numRuns, { skipReason: 'no command sequence got an answer from the target' });
+    if (!exchanged) return outcome('skipped', details.numRuns, { skip: { reason: 'no command sequence got an answer from the target', kind: 'option', fix: 'check that the target answers: the exchanges of this run that got no answer are failed cells of not_a_server_error' } });
     return outcome('passed', details.numRuns);
   }
   if (details.counterexample === null || latest === undefined) {
-    return outcome('skipped', details.numRuns, { skipReason: `no command sequence could be set up (${details.numSkips} skipped): the target ran out of what the sequences use` });
+    return outcome('skipped', details.numRuns, { skip: { reason: `no command sequence could be set up (${details.numSkips} skipped): the target ran out of what the sequences use`, kind: 'fixture', fix: 'give the target the records the family\'s commands use (see docs/stateful.md)' } });
   }
   const error = latest.error;
   if (!(error instanceof ModelMismatch)) throw error;

@@ -1,27 +1,29 @@
 /**
  * The runner of the stateful scenarios: declares one vitest test per scenario of
- * engine/stateful/scenarios.ts, decides whether it can run (read-only run, adapter capabilities,
+ * engine/stateful/registry.ts, decides whether it can run (read-only run, adapter capabilities,
  * roles, fixtures, a loopback target for webhooks), gives it a {@link ScenarioRun} that sends its
  * requests through the harness client and records its steps, failures and state-machine edges,
  * and writes its cell to `task.meta.conformance`.
- * @see ../../../shared/style.md, "A failure is data"
+ * @see docs/stateful.md; docs/architecture.md (Stateful engine; A finding's way)
  */
 import { afterAll, describe, test } from 'vitest';
-import { scenario as scenarioOf, selectScenarios, type Scenario } from './scenarios.js';
+import { scenario as scenarioOf, selectScenarios, type Scenario } from './registry.js';
 import { edge, KNOWN_EDGES } from './transitions.js';
-import { missingCapability, outsideOperation, type AdapterCapability, type TargetAdapter } from '../../core/adapter.js';
+import { outsideOperation, type AdapterCapability, type TargetAdapter } from '../../core/adapter.js';
+import type { Skip } from '../../core/skips.js';
+import { notRunnable, type NotRunnable } from './runnable.js';
 import { loadAdapter } from '../adapters/load.js';
 import { answerText, bodyOf, statusOf, succeeded } from '../../core/answers.js';
-import { secretsOf } from '../cell.js';
 import { createClient, type Client } from '../client.js';
-import { isLoopback } from '../../core/target.js';
-import { readRunContext, type RunContext } from '../context.js';
-import { toCurl, type SecretRef } from '../../core/curl.js';
+import { failureRunOf, readRunContext, type RunContext } from '../context.js';
+import { secretsOf, type SecretRef } from '../../core/curl.js';
 import { selectedResponseChecks, settle } from '../suite.js';
-import { JudgedCells, judgingClient, noAnswerFinding } from '../judge.js';
+import { JudgedCells, judgingClient, noAnswerFinding, stepLines } from '../judge.js';
+import { makeFailure } from '../../core/failure.js';
+import { apiCase, urlCase, type ApiRequest } from './request.js';
 import type { Target } from '../../core/target.js';
-import type { CellMeta, Exchange, Failure, Finding, HttpRequest, QueryValues, Role, TestCase, UrlRequest } from '../../core/types.js';
-import { API_RULES_EXTENSION, BUNDLED_ROUTES, loadSpec, routeKey, type LoadedSpec, type Operation } from '../../core/spec/load.js';
+import type { CellMeta, Exchange, Failure, Finding, UrlRequest } from '../../core/types.js';
+import { BUNDLED_ROUTES, loadSpec, routeKey, type LoadedSpec, type Operation } from '../../core/spec/load.js';
 
 // The scenarios read answers as the model-based commands do.
 export { answerText, bodyOf, eventually, refused, sleep, statusOf, succeeded } from '../../core/answers.js';
@@ -54,10 +56,10 @@ export async function statefulSuite(): Promise<StatefulSuite> {
   const run = readRunContext();
   const spec = await loadSpec(run.specFile);
   const judged = new JudgedCells(spec, selectedResponseChecks(run), run.baseline ?? []);
-  const secrets = secretsOf(run.target);
+  const failureRun = failureRunOf(run);
   let steps: () => readonly string[] = () => [];
   // Every step of every scenario and command goes through the one judging path.
-  const client = judgingClient(createClient(run.target), judged, () => ({ seed: run.seed, secrets, steps: steps().slice(-MAX_STEPS) }));
+  const client = judgingClient(createClient(run.target), judged, () => ({ ...failureRun, steps: steps().slice(-MAX_STEPS) }));
   const adapter = await loadAdapter(run.adapter, run.target);
   const others = new Map<string, Client>();
   afterAll(async () => {
@@ -93,33 +95,13 @@ export function selected(run: RunContext, scenario: Scenario): boolean {
 }
 
 /**
- * Why a scenario cannot run against this target, or undefined when it can: a read-only run, an
- * operation the document lacks, a missing adapter capability, role or fixture, or (for webhook
- * scenarios) a target that a receiver on this machine cannot be reached from.
+ * Why a scenario cannot run against this target, or undefined when it can (engine/stateful/runnable.ts):
+ * not applicable to a document without the bundled API's rules or without its operation; skipped
+ * for a read-only run, a missing adapter capability, role or fixture, or (for webhook scenarios) a
+ * target that a receiver on this machine cannot be reached from.
  */
-export function whyNot(suite: Pick<StatefulSuite, 'spec' | 'target' | 'adapter'>, scenario: Scenario): string | undefined {
-  const { spec, target, adapter } = suite;
-  const notApplicable = notApplicableReason(spec);
-  if (notApplicable) return notApplicable;
-  if (target.readOnly) return 'read-only run: the scenario changes state';
-  if (!documentOperationIds(spec).has(scenario.operationId)) return `the document has no operation ${scenario.operationId}`;
-  const capability = missingCapability(adapter, scenario.capabilities);
-  if (capability) return capability;
-  const role = scenario.roles.find((r) => !target.roles[r]);
-  if (role) return `needs role ${role}`;
-  const fixture = scenario.fixtures.find((f) => !target.fixtures[f]);
-  if (fixture) return `needs fixture ${fixture}`;
-  if (scenario.loopbackOnly && !isLoopback(new URL(target.baseUrl))) return 'needs a target on this machine: the webhook receiver listens on 127.0.0.1';
-  return undefined;
-}
-
-/**
- * Why no scenario applies to a document, or undefined when they may: the scenarios check the
- * bundled API's rules (spec/rules.yaml), so on a document without them (not a bundled one, not
- * opted in with `x-conformance-api-rules`) they are not applicable, whatever its operationIds.
- */
-export function notApplicableReason(spec: LoadedSpec): string | undefined {
-  return spec.apiRules ? undefined : `a scenario of the bundled API's rules (spec/rules.yaml), not of this document (opt in with ${API_RULES_EXTENSION})`;
+export function whyNot(suite: Pick<StatefulSuite, 'spec' | 'target' | 'adapter'>, scenario: Scenario): NotRunnable | undefined {
+  return notRunnable(scenario, suite, documentOperationIds(suite.spec), 'scenario');
 }
 
 /**
@@ -146,24 +128,17 @@ export function documentOperationIds(spec: LoadedSpec): Set<string> {
   return ids;
 }
 
-/** Stops a scenario at a precondition it cannot meet, as a skip with the reason. */
-class ScenarioSkip extends Error {}
+/** Stops a scenario at a precondition it cannot meet, as a skip with the reason, kind and fix. */
+class ScenarioSkip extends Error {
+  readonly skip: Skip;
+  constructor(skip: Skip) {
+    super(skip.reason);
+    this.skip = skip;
+  }
+}
 /** Stops a scenario after a failure that leaves nothing further to observe. */
 class ScenarioStop extends Error {}
 
-/** How a scenario asks for one request of an operation of the document. */
-export interface ApiRequest {
-  /** Whose credentials to send; default none. */
-  role?: Role;
-  /** A bearer token that is not a role's (a session or access token the scenario obtained). */
-  bearer?: string;
-  pathParams?: Record<string, string>;
-  query?: QueryValues;
-  /** Sent as application/json. */
-  json?: unknown;
-  /** Sent as application/x-www-form-urlencoded. */
-  form?: Record<string, string>;
-}
 
 /**
  * One run of one scenario: sends requests, calls the adapter, and records what it saw. Failures
@@ -219,22 +194,7 @@ export class ScenarioRun {
   /** Sends a request of an operation of the document. */
   async send(operationId: string, request: ApiRequest = {}): Promise<Exchange> {
     const operation = this.suite.spec.operation(operationId);
-    const headers: Record<string, string> = request.bearer ? { authorization: `Bearer ${request.bearer}` } : {};
-    const body =
-      request.json !== undefined
-        ? { contentType: 'application/json', text: JSON.stringify(request.json) }
-        : request.form
-          ? { contentType: 'application/x-www-form-urlencoded', text: new URLSearchParams(request.form).toString() }
-          : undefined;
-    const testCase: TestCase = {
-      id: `${this.scenario.id}#${this.#n++}`,
-      operationId,
-      pathParams: request.pathParams ?? {},
-      query: request.query ?? {},
-      headers,
-      role: request.role ?? null,
-      ...(body ? { body } : {}),
-    };
+    const testCase = apiCase(`${this.scenario.id}#${this.#n++}`, operationId, request);
     return this.#record(operation, await this.suite.client.send(operation, testCase));
   }
 
@@ -242,15 +202,7 @@ export class ScenarioRun {
   async fetch(request: UrlRequest): Promise<Exchange> {
     const url = new URL(request.url);
     const operation = outsideOperation(request.method, `${url.pathname}${url.search}`);
-    const testCase: TestCase = {
-      id: `${this.scenario.id}#${this.#n++}`,
-      operationId: operation.operationId,
-      pathParams: {},
-      query: {},
-      headers: request.headers ?? {},
-      role: null,
-      ...(request.body ? { body: request.body } : {}),
-    };
+    const testCase = urlCase(`${this.scenario.id}#${this.#n++}`, operation.operationId, request);
     return this.#record(operation, await this.suite.clientFor(url.origin).send(operation, testCase));
   }
 
@@ -270,33 +222,22 @@ export class ScenarioRun {
   /** Records a failure, bound to `exchange` (default the latest one). */
   fail(finding: Finding, exchange: Exchange | undefined = this.exchanges.at(-1)): void {
     const steps = this.steps.slice(-MAX_STEPS);
-    const message = steps.length ? `${finding.message}\nSteps: ${steps.map((s, i) => `${i + 1}) ${s}`).join('; ')}` : finding.message;
-    const request: HttpRequest = exchange?.request ?? { method: 'ADAPTER', url: `adapter:${this.suite.adapter?.name ?? 'none'}`, headers: {} };
-    const testCase: TestCase = exchange?.case ?? { id: `${this.scenario.id}#adapter`, operationId: this.scenario.operationId, pathParams: {}, query: {}, headers: {}, role: null };
-    this.failures.push({
-      ...finding,
-      message,
-      checkId: this.scenario.id,
-      severity: this.scenario.severity,
-      rule: this.scenario.rule,
-      operationId: this.scenario.operationId,
-      caseId: testCase.id,
-      case: testCase,
-      request,
-      ...(exchange?.response ? { response: exchange.response } : {}),
-      reproduce: {
-        curl: exchange ? toCurl(exchange.request, this.#secrets) : `# no single request shows this; the steps were: ${steps.join('; ')}`,
-        seed: this.suite.run.seed,
-        // A multi-step failure: every request of the scenario up to the one that shows it, in order.
-        ...(this.#curlSteps(exchange).length > 1 ? { steps: this.#curlSteps(exchange) } : {}),
-      },
-    });
-  }
-
-  /** The curl commands of the scenario's requests up to `exchange` (all of them without one), oldest first. */
-  #curlSteps(exchange: Exchange | undefined): string[] {
+    // A multi-step failure: every request of the scenario up to the one that shows it, in order.
     const until = exchange ? this.exchanges.indexOf(exchange) : this.exchanges.length - 1;
-    return this.exchanges.slice(0, until + 1).map((e) => toCurl(e.request, this.#secrets));
+    const scenario = this.scenario;
+    this.failures.push(
+      makeFailure(
+        { checkId: scenario.id, severity: scenario.severity, rule: scenario.rule, operationId: scenario.operationId },
+        finding,
+        {
+          ...(exchange ? { exchange } : {}),
+          trail: this.exchanges.slice(0, until + 1),
+          lines: stepLines(steps),
+          withoutExchange: { request: { method: 'ADAPTER', url: `adapter:${this.suite.adapter?.name ?? 'none'}`, headers: {} }, curl: `# no single request shows this; the steps were: ${steps.join('; ')}` },
+        },
+        { ...failureRunOf(this.suite.run), secrets: this.#secrets },
+      ),
+    );
   }
 
   /** Records a failure unless `condition` holds. @returns `condition` */
@@ -311,9 +252,9 @@ export class ScenarioRun {
     throw new ScenarioStop(finding.title);
   }
 
-  /** Ends the scenario as skipped: a precondition of the target is not met (the reason says which). */
-  skip(reason: string): never {
-    throw new ScenarioSkip(reason);
+  /** Ends the scenario as skipped: a precondition of the target is not met (the reason says which; the target lacks a fixture it can use). */
+  skip(reason: string, fix = 'give the target the records this scenario starts from (see docs/stateful.md)'): never {
+    throw new ScenarioSkip({ reason, kind: 'fixture', fix });
   }
 
   /**
@@ -327,8 +268,9 @@ export class ScenarioRun {
   }
 
   /** The cell of this run (a cell that did not run carries no failures nor observations). */
-  cell(status: CellMeta['status'], skipReason?: string): CellMeta {
+  cell(status: CellMeta['status'], why?: string | Skip): CellMeta {
     const ran = status !== 'skipped' && status !== 'not_applicable';
+    const skip = typeof why === 'string' ? { skipReason: why } : why ? { skipReason: why.reason, skipKind: why.kind, fix: why.fix } : {};
     const own = this.exchanges.filter((e) => e.operationId === this.scenario.operationId);
     const statuses = [...new Set(own.flatMap((e) => (e.response ? [e.response.status] : [])))].sort((a, b) => a - b);
     const parameters = [...new Set(own.flatMap((e) => [...Object.keys(e.case.query).map((n) => `query:${n.replace(/\[.*$/, '')}`), ...Object.keys(e.case.pathParams).map((n) => `path:${n}`)]))].sort();
@@ -336,7 +278,7 @@ export class ScenarioRun {
       operationId: this.scenario.operationId,
       checkId: this.scenario.id,
       status,
-      ...(skipReason ? { skipReason } : {}),
+      ...skip,
       cases: ran ? 1 : 0,
       failures: ran ? this.failures : [],
       ...(ran ? { observed: { statuses, parameters }, transitions: this.transitions } : {}),
@@ -351,15 +293,14 @@ export class ScenarioRun {
 export async function runScenario(suite: StatefulSuite, scenario: Scenario, body: (s: ScenarioRun) => Promise<void>): Promise<CellMeta> {
   const run = new ScenarioRun(suite, scenario);
   suite.stepsFrom(() => run.steps);
-  const reason = whyNot(suite, scenario);
-  // Not of this document (its rules, or an operation it lacks): not applicable; otherwise what the run lacks.
-  if (reason && (reason === notApplicableReason(suite.spec) || reason.startsWith('the document has no operation'))) return run.cell('not_applicable', reason);
-  if (reason) return run.cell('skipped', reason);
-  let skipped: string | undefined;
+  const not = whyNot(suite, scenario);
+  if (not?.status === 'not_applicable') return run.cell('not_applicable', not.reason);
+  if (not) return run.cell('skipped', not.skip);
+  let skipped: Skip | undefined;
   try {
     await body(run);
   } catch (error) {
-    if (error instanceof ScenarioSkip) skipped = error.message;
+    if (error instanceof ScenarioSkip) skipped = error.skip;
     else if (!(error instanceof ScenarioStop)) throw error;
   }
   // A verdict needs an answer: a step the target did not answer fails the scenario, whatever it asserted of it.
@@ -373,7 +314,7 @@ export async function runScenario(suite: StatefulSuite, scenario: Scenario, body
 /**
  * Declares the test of a scenario (in a `describe` named after its operation), unless the run
  * does not select it.
- * @param id a scenario id of engine/stateful/scenarios.ts
+ * @param id a scenario id of engine/stateful/registry.ts
  * @param body what the scenario does, with its {@link ScenarioRun}
  */
 export function defineScenario(suite: StatefulSuite, id: string, body: (s: ScenarioRun) => Promise<void>): void {

@@ -4,14 +4,15 @@
  * the target's clock passed their expiry, claimed with a token nobody was given, and the customer
  * session a claim opens used on the customer portal. The model (SEAT_TRANSITIONS) says which claim
  * succeeds: a pending seat's token, once, before it expires; every other claim is a 422.
- * @see ../../../shared/api-description.md, Endpoints (POST /v1/customer-seats/claim); Customer seat; Authentication
+ * @see spec/rules.yaml seats.claim, seats.invitation_single_use, seats.invitation_expires, auth.seat_claim_without_credentials;
+ *   operation customer_seats:claim; spec/openapi.yaml, schema CustomerSeat
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { AdapterError, type TargetAdapter } from '../../core/adapter.js';
 import { ModelCommand } from './command.js';
 import type { Family } from './family.js';
-import { familyInfo } from './index.js';
+import { familyInfo } from './registry.js';
 import { claimedStatus, claimOutcome, invitationExpired, MAX_SEATS, pick, type ClaimOutcome, type SeatModel, type SeatsModel } from './model.js';
 import { answerText, bodyOf, statusOf, type Real } from './real.js';
 

@@ -2,7 +2,8 @@
  * The state machines the stateful suites exercise, as edges (`order: pending→paid`), read from the
  * reference server's declarative transition tables (never its handlers, so that a bug in a handler
  * cannot pass its own test), and the transition coverage of a run's cells.
- * @see ../../../shared/design.md, Reference server (State machines); style.md (stateful suites may import the tables)
+ * @see docs/design.md (Reference server: explicit transition tables per resource); docs/stateful.md (Model-based suites;
+ *   Transition coverage); docs/architecture.md (Floors)
  */
 import type { CellMeta } from '../../core/types.js';
 import { SEAT_TRANSITIONS } from '../../server/resources/customer-seats/machine.js';

@@ -2,7 +2,7 @@
  * Negative request bodies: a valid, realistic body (drawn from the request body's schema with a
  * fixed seed) changed by one body mutation (one required field removed, one field of the wrong
  * type).
- * @see api-description.md, Errors (422: request fails validation)
+ * @see spec/rules.yaml errors.validation (422: request fails validation)
  */
 import fc from 'fast-check';
 import type { Operation, Schema } from '../../core/spec/load.js';

@@ -2,8 +2,9 @@ import type { Mutation, NegativeValue } from './types.js';
 import { scalarSchema } from './types.js';
 
 /**
- * A number just outside the schema's bounds. A `limit` above its maximum is left out: section
- * Limits lets a server clamp it instead of rejecting it (design.md, Pagination).
+ * A number just outside the schema's bounds. A `limit` above its maximum is left out: spec/rules.yaml
+ * limits.page_size lets a server clamp it instead of rejecting it (docs/design.md, What the API requires
+ * that the harness relies on).
  */
 export const outOfRange: Mutation = (param) => {
   const schema = scalarSchema(param);

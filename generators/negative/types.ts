@@ -1,7 +1,7 @@
 /**
  * Negative mutations: each turns a valid query parameter (or request body) into a value its schema
  * rejects, so that the target must answer 422 with a `loc` naming that parameter (or body field).
- * @see api-description.md, Errors (422: request fails validation)
+ * @see spec/rules.yaml errors.validation (422: request fails validation)
  */
 import type { Parameter } from '../../core/spec/load.js';
 

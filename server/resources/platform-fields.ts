@@ -7,7 +7,8 @@
  * @see docs/platform.md (each field, the platform schema it comes from and how its value is derived)
  */
 import { createHash } from 'node:crypto';
-import type { BenefitRecord, MeterRecord, PriceRecord, Store } from '../store.js';
+import type { BenefitRecord, MeterRecord, PriceRecord } from '../records.js';
+import type { Store } from '../store.js';
 
 /** A JSON object as it goes on the wire. */
 type Json = Record<string, unknown>;

@@ -1,9 +1,10 @@
 /**
  * The webhook delivery log: one entry per attempt to deliver an event to an endpoint, oldest
  * first, kept in the store's `deliveries` list (so that a reset clears it and `--state` keeps it).
- * @see shared/design.md, Reference server (Events and webhooks)
+ * @see docs/server-behaviour.md (Webhooks); docs/decisions.md ("The delivery log lives in the store")
  */
-import type { Store, WebhookDeliveryRecord } from '../store.js';
+import type { WebhookDeliveryRecord } from '../records.js';
+import type { Store } from '../store.js';
 
 /**
  * One delivery attempt. Beyond the store's {@link WebhookDeliveryRecord}: `status` is the outcome

@@ -5,15 +5,17 @@
  * the request that caused the event, one lane per endpoint (an endpoint gets its events one at a
  * time, in the order they happened), with a timeout per attempt and exponential backoff between
  * attempts; every attempt is kept in the delivery log.
- * @see shared/api-description.md, Events; shared/design.md, Reference server (Events and webhooks)
+ * @see spec/rules.yaml events.delivery_to_subscribed_endpoints, events.signature, webhooks.standard_webhooks_signature
+ * @see docs/server-behaviour.md (Webhooks); docs/decisions.md ("Webhook delivery is per endpoint, in order, one at a time")
  */
 import { createHash } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent } from 'undici';
 import { eventOrganization, notifyStoreChanged, onEventAppended, type MachineContext } from '../events.js';
+import type { EventRecord } from '../records.js';
 import { renderTimestamp } from '../render.js';
-import { nowTimestamp, type EventRecord } from '../store.js';
+import { nowTimestamp } from '../store.js';
 import type { WebhookDeliveryAttempt } from './deliveries.js';
 import { signDelivery } from './signature.js';
 

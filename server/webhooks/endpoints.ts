@@ -1,11 +1,12 @@
 /**
  * Registering webhook endpoints and switching them on and off: the API description shows only the
  * list operation, so the harness registers its receiver through the control API, which calls these.
- * @see shared/api-description.md, Webhook endpoint; Events
+ * @see spec/openapi.yaml, schema WebhookEndpoint; spec/rules.yaml events.delivery_to_subscribed_endpoints
  */
 import { randomBytes } from 'node:crypto';
+import type { WebhookEndpointRecord } from '../records.js';
 import { fail, ok, type Result } from '../result.js';
-import { newId, nowTimestamp, type Store, type WebhookEndpointRecord } from '../store.js';
+import { newId, nowTimestamp, type Store } from '../store.js';
 import { isSigningSecret, SECRET_PREFIX } from './signature.js';
 
 /** What {@link createWebhookEndpoint} needs. */

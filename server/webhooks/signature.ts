@@ -4,7 +4,7 @@
  * and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed by the
  * endpoint's `whsec_` secret), computed by the `standardwebhooks` package.
  * @see https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md
- * @see shared/design.md, Reference server (Events and webhooks)
+ * @see spec/rules.yaml webhooks.standard_webhooks_signature; docs/server-behaviour.md (Webhooks)
  */
 import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';

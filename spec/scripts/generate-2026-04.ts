@@ -4,7 +4,7 @@
  * and scalar styles, and only the differences the API description names are applied.
  *
  * Run with `npm run spec:generate` (which also regenerates the TypeScript types).
- * @see api-description.md, Versioning (timestamp precision; fields such as is_deletable on products)
+ * @see spec/rules.yaml versioning.timestamp_precision, versioning.is_deletable (is_deletable on products)
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -201,7 +201,7 @@ function unpadFlowSequences(text: string): string {
  * example timestamp truncated to the second. Deterministic: the same input gives the same bytes.
  * @param sourceText the YAML text of spec/openapi.yaml
  * @throws HarnessError CNF_ERR_SPEC_INVALID when the text is not a YAML mapping with `info`
- * @see api-description.md, Versioning
+ * @see spec/rules.yaml versioning.timestamp_precision, versioning.is_deletable
  */
 export function generate202604Document(sourceText: string): string {
   const doc = YAML.parseDocument(sourceText, { keepSourceTokens: false });

@@ -1,12 +1,12 @@
 // The two layers of checks: the bundled API's rules are not applicable on a document without them,
 // applicable as before on the bundled one; the generic checks judge another document by OpenAPI alone.
 import { describe, expect, test } from 'vitest';
-import { API_RULE_CHECKS, CHECKS, layerOf } from '../../checks/index.js';
+import { API_RULE_CHECKS, CHECKS } from '../../checks/index.js';
 import { NOT_THIS_API } from '../../checks/layers.js';
 import { invalidAuthRejected } from '../../checks/invalid-auth-rejected.js';
 import { negativeDataRejection } from '../../checks/negative-data-rejection.js';
 import { positiveDataAcceptance } from '../../checks/positive-data-acceptance.js';
-import type { CheckContext } from '../../core/types.js';
+import { CONFORMANCE_CLASSES, type CheckContext } from '../../core/types.js';
 import { context, exchange, list } from './fixtures.js';
 
 /** The context of a bundled operation as another document would have it: same shapes, no API rules. */
@@ -16,10 +16,21 @@ async function elsewhere(operationId = 'products:list'): Promise<CheckContext> {
 }
 
 describe('layers', () => {
+  test('every check carries its facts: a layer, whether it judges every exchange, a conformance class and a level', () => {
+    for (const check of CHECKS) {
+      expect(['generic', 'api'], check.id).toContain(check.layer);
+      expect(typeof check.everyExchange, check.id).toBe('boolean');
+      expect(CONFORMANCE_CLASSES, check.id).toContain(check.conformanceClass);
+      expect(['must', 'should'], check.id).toContain(check.level);
+    }
+    // The checks the judging path applies to every exchange look at the answer alone.
+    expect(CHECKS.filter((c) => c.everyExchange).every((c) => c.needs === 'exchange')).toBe(true);
+  });
+
   test('every registered check is in one layer, and the API-rule ids are registered checks', () => {
     const ids = CHECKS.map((c) => c.id);
     for (const id of API_RULE_CHECKS) expect(ids).toContain(id);
-    expect(CHECKS.filter((c) => layerOf(c.id) === 'generic').map((c) => c.id)).toEqual([
+    expect(CHECKS.filter((c) => c.layer === 'generic').map((c) => c.id)).toEqual([
       'not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance', 'response_headers_conformance',
       'sorting_respected', 'filter_respected', 'positive_data_acceptance', 'negative_data_rejection', 'not_found_error_body',
       'missing_auth_rejected', 'invalid_auth_rejected',

@@ -21,7 +21,7 @@ describe('write_scope_accepted', () => {
   test.each([
     ['products:list', true],
     ['webhooks:list_endpoints', true],
-    // A write-only operation: its write scope suffices (issue #11), judged on a fixture made for the case.
+    // A write-only operation: its write scope suffices, judged on a fixture made for the case.
     ['products:update_benefits', true],
     ['files:create', true],
     ['orders:get_receipt', 'the operation lists no write scope'],

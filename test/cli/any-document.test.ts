@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_RULE_CHECKS } from '../../checks/index.js';
 import { NOT_THIS_API } from '../../checks/layers.js';
-import { SCENARIO_IDS } from '../../engine/stateful/scenarios.js';
+import { SCENARIO_IDS } from '../../engine/stateful/registry.js';
 import { runConformance, type RunOutcome } from '../../cli/run.js';
 
 const SPEC = path.join(import.meta.dirname, 'fixtures/petstore.yaml');
@@ -89,7 +89,7 @@ describe('any OpenAPI document', () => {
     ['listPets', 'status_code_conformance'],
     ['listPets', 'negative_data_rejection'],
     ['showPetById', 'response_schema_conformance'],
-    // A write is judged like a read (issue #11): a valid body drawn from the schema, no fixture needed.
+    // A write is judged like a read: a valid body drawn from the schema, no fixture needed.
     ['createPet', 'status_code_conformance'],
     ['createPet', 'response_headers_conformance'],
   ])('%s %s ran and passed', (operationId, checkId) => {

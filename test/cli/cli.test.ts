@@ -32,6 +32,16 @@ describe('conformance run: option errors', () => {
     noStack(stderr);
   });
 
+  test('--fail-on takes must or should only', async () => {
+    const { code, stdout, stderr } = await conformance('run', '--fail-on', 'sometimes');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/--fail-on/);
+    expect(stderr).toMatch(/^error: option '--fail-on <level>' argument 'sometimes' is invalid\. Allowed choices are must, should\./);
+    // No stack frame (`at fn (file:1:2)`), only commander's message and the usage.
+    expect(stderr).not.toMatch(/\n\s+at .*:\d+:\d+\)?\n/);
+  });
+
   test('--checks with an unknown id lists the valid ones', async () => {
     const { code, stderr } = await conformance('run', '--checks', 'foo,tenant_isolaton');
     expect(code).toBe(2);

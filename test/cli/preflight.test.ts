@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHECKS } from '../../checks/index.js';
-import { SCENARIOS } from '../../engine/stateful/scenarios.js';
-import { classifySkip, formatPreflight, preflight, unlocks, type PreflightInput } from '../../cli/preflight.js';
+import { SCENARIOS } from '../../engine/stateful/registry.js';
+import { formatPreflight, preflight, unlocks, type PreflightInput } from '../../cli/preflight.js';
 import { runConformance, skippedForLack } from '../../cli/run.js';
 import type { Target } from '../../core/target.js';
 import { loadSpec, specPath, type LoadedSpec } from '../../core/spec/load.js';
@@ -85,26 +85,11 @@ describe('skippedForLack', () => {
     [{ status: 'skipped', skipKind: 'fixture' }, true],
     [{ status: 'skipped', skipKind: 'adapter' }, true],
     [{ status: 'skipped', skipKind: 'option' }, false],
-    [{ status: 'skipped', skipReason: 'needs role other_org' }, true],
-    [{ status: 'skipped', skipReason: 'needs fixture product_id' }, true],
-    [{ status: 'skipped', skipReason: 'needs adapter capability createOrder (no adapter: pass --adapter FILE)' }, true],
-    [{ status: 'skipped', skipReason: 'read-only run: the operation may change state' }, false],
-    [{ status: 'skipped', skipReason: 'not a paginated list' }, false],
-    [{ status: 'not_applicable', skipReason: 'not a paginated list' }, false],
+    // The kind is what counts, never the reason's words.
+    [{ status: 'skipped', skipReason: 'needs role other_org' }, false],
+    [{ status: 'not_applicable', skipKind: 'role' }, false],
     [{ status: 'passed' }, false],
   ] as const)('%o → %s', (cell, want) => expect(skippedForLack(cell)).toBe(want));
-});
-
-describe('classifySkip', () => {
-  test.each([
-    ['needs role admin', { skipKind: 'role', fix: 'export BILLING_ADMIN_TOKEN=…' }],
-    ['needs role reader', { skipKind: 'role', fix: 'export CONFORMANCE_READER_TOKEN=…' }],
-    ['needs fixture order_id, customer_id', { skipKind: 'fixture', fix: 'name them in --config: "fixtures": {"order_id": "<id>", "customer_id": "<id>"}' }],
-    ['needs adapter capability completeOrder', { skipKind: 'adapter', fix: expect.stringContaining('--adapter FILE') }],
-    ['read-only run: the commands change state', { skipKind: 'option', fix: 'drop --read-only (and readOnly in the config)' }],
-    ['rate-limit burst is opt-in on remote targets (--rate-limit-check)', { skipKind: 'option', fix: '--rate-limit-check' }],
-    ['the operation does not require credentials', undefined],
-  ])('%s', (reason, want) => expect(classifySkip(reason, { admin: 'BILLING_ADMIN_TOKEN' })).toEqual(want));
 });
 
 describe('a remote run without tokens', () => {
@@ -142,5 +127,21 @@ describe('a remote run without tokens', () => {
     ]);
     expect(outcome.exitCode).toBe(1);
     expect(out.text()).toContain('--fail-on-skipped: 1 cell skipped for a missing role, fixture or adapter');
+  }, 60_000);
+
+  test('--fail-on must: a run whose only failure is of a should-level check exits 0, and 1 without it', async () => {
+    // positive_data_acceptance is should-level: a target that refuses every valid request with 422 fails it.
+    const refusing = createServer((_req, res) => res.writeHead(422, { 'content-type': 'application/json' }).end('{"detail":[{"loc":["query","limit"],"msg":"refused","type":"value_error"}]}'));
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+      const options = { target, env: { CONFORMANCE_ADMIN_TOKEN: 'x' }, seed: 1, runs: 1, checks: ['positive_data_acceptance'], operations: ['products:list'], reporters: [] };
+      const strict = await runConformance(options);
+      expect(strict.results.cells.map((c) => [c.checkId, c.status])).toEqual([['positive_data_acceptance', 'failed']]);
+      expect(strict.exitCode).toBe(1);
+      expect((await runConformance({ ...options, failOn: 'must' })).exitCode).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
   }, 60_000);
 });

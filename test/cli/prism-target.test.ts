@@ -1,5 +1,5 @@
 // A Prism mock of our own document is a fair target for the response shape checks: a run of them
-// against it completes with no failure (design.md, Quality bars).
+// against it completes with no failure (docs/performance.md and docs/design.md: zero failures on a Prism mock of our own document).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

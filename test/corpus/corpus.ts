@@ -4,7 +4,7 @@
  * harness error, and every failure that remains must be one listed in `expectations.json` with the
  * reason (a known fault of Prism's mock), so that a new failure, caused by the harness or not, is
  * noticed. Used by `npm run corpus` (test/corpus/run.ts).
- * @see issue 13, "A corpus test"
+ * @see README.md (npm run corpus); docs/decisions.md (Any OpenAPI document)
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

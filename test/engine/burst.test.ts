@@ -1,13 +1,9 @@
 // The burst of rate_limit_enforced: sent at once from its source address, never retried on 429,
-// followed by a pause that honours Retry-After; and the cell is skipped, with the reason, where
-// the burst may not or cannot be sent.
+// followed by a pause that honours Retry-After. The cell that sends it: test/engine/cell/burst.test.ts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { rateLimitEnforced } from '../../checks/rate-limit-enforced.js';
 import { BURST_SOURCE_ADDRESS, burstQuery, DEFAULT_PAUSE_MS, MAX_PAUSE_MS, pauseAfter, sendBurst, sourceAddressProblem } from '../../engine/burst.js';
-import { runCell } from '../../engine/cell.js';
-import type { Client } from '../../engine/client.js';
 import type { Target } from '../../core/target.js';
 import type { Exchange } from '../../core/types.js';
 import { exchange, spec } from '../checks/fixtures.js';
@@ -79,33 +75,5 @@ describe('sendBurst', () => {
     expect(exchanges.filter((e) => e.response?.status === 200)).toHaveLength(5);
     expect(exchanges.filter((e) => e.response?.status === 429)).toHaveLength(25);
     expect(exchanges.every((e) => typeof e.offsetMs === 'number' && e.request.headers.authorization === 'Bearer t')).toBe(true);
-  });
-});
-
-describe('the rate_limit_enforced cell', () => {
-  const unused: Client = {
-    send: () => Promise.reject(new Error('a skipped cell sends nothing')),
-    close: async () => undefined,
-  };
-  const target = (burst: Target['burst']): Target => ({
-    baseUrl: 'http://127.0.0.1:9',
-    kind: 'remote',
-    roles: { admin: { token: 't' } },
-    fixtures: {},
-    requestsPerSecond: 80,
-    timeoutMs: 1000,
-    readOnly: false,
-    ...(burst ? { burst } : {}),
-  });
-
-  test.each<[string, Target, string]>([
-    ['a remote target that has not opted in', target(undefined), 'rate-limit burst is opt-in on remote targets (--rate-limit-check)'],
-    ['a source address this machine lacks', target({ sourceAddress: '192.0.2.1' }), 'cannot send from 192.0.2.1 on this machine (EADDRNOTAVAIL)'],
-  ])('is skipped for %s', async (_name, given, reason) => {
-    const bundled = await spec();
-    const cell = await runCell({ spec: bundled, operation: bundled.operation('products:list'), check: rateLimitEnforced, target: given, client: unused, seed: 1, runSeed: 1, runs: 1 });
-    expect(cell.status).toBe('skipped');
-    expect(cell.skipReason).toContain(reason);
-    expect(cell.cases).toBe(0);
   });
 });

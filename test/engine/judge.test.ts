@@ -4,7 +4,7 @@
 // registry passes a cell whose exchange got no answer.
 import { describe, expect, test } from 'vitest';
 import { CHECKS } from '../../checks/index.js';
-import { runCell } from '../../engine/cell.js';
+import { runCell } from '../../engine/cell/run.js';
 import type { Client } from '../../engine/client.js';
 import { JudgedCells, judgingClient, noAnswerFinding, RESPONSE_CHECKS } from '../../engine/judge.js';
 import { SAFE_METHODS } from '../../core/operation-needs.js';
@@ -101,7 +101,7 @@ describe('a verdict needs an answer', () => {
     async close() {},
   };
   const writes: WriteCaseMaker = { make: async () => ({ pathParams: { id: '00000000-0000-4000-8000-000000000002', external_id: 'cnf_x' } }) };
-  // Every check of the registry on every operation it applies to, against a target that never answers (the burst needs a burst plan; its cell is covered in burst.test.ts).
+  // Every check of the registry on every operation it applies to, against a target that never answers (the burst needs a burst plan; its cell is covered in cell/burst.test.ts).
   const pairs = CHECKS.filter((c) => c.needs !== 'burst').flatMap((check) => bundled.operations.filter((o) => (check.appliesTo?.({ spec: bundled, operation: o }) ?? true) === true).map((o) => [check.id, o.operationId, check, o] as const));
 
   test.each(pairs)('%s on %s does not pass', async (_checkId, _operationId, check, operation) => {

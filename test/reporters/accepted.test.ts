@@ -2,10 +2,10 @@
 // failures, and the JSON report redacts their credentials like any failure's.
 import { describe, expect, test } from 'vitest';
 import { renderConsoleReport } from '../../reporters/console.js';
-import { renderHtml } from '../../reporters/html.js';
+import { renderHtml } from '../../reporters/html/report.js';
 import { renderJson } from '../../reporters/json.js';
 import { renderJUnit } from '../../reporters/junit.js';
-import { exitCodeFor, type RunResults } from '../../reporters/results.js';
+import { exitCodeFor, type RunResults } from '../../engine/results.js';
 import { cell, failure, INFO } from './fixtures/cells.js';
 
 const accepted = { ...failure({ checkId: 'pagination_limit_respected', kind: 'limit_above_maximum_honoured', title: 'Page size limit not respected' }), acceptedBecause: 'TICKET-1 <b>clamp</b> next sprint' };

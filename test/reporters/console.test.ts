@@ -3,9 +3,10 @@ import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CellMeta } from '../../core/types.js';
 import { ConsoleReporter, renderConsoleReport, renderConsoleSummary } from '../../reporters/console.js';
-import { computeCoverage } from '../../reporters/coverage.js';
+import { computeCoverage } from '../../engine/coverage.js';
 import type { LoadedSpec } from '../../core/spec/load.js';
-import type { RunResults } from '../../reporters/results.js';
+import { collectResults, finishResults, type RunResults } from '../../engine/results.js';
+import type { ReportInfo } from '../../reporters/run-info.js';
 import { cell, failure, INFO } from './fixtures/cells.js';
 import { fakeModule, moduleOf } from './fixtures/modules.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
@@ -56,6 +57,16 @@ const EXPECTED = `Conformance run
   target        http://127.0.0.1:4010
   spec version  2026-10
   seed          42
+
+Conformance: not conformant (core)
+  core        not conformant  2 must-level failed, 0 should-level, of 4 judged
+  pagination  not shown       no cell ran
+  auth        not shown       no cell ran
+  tenancy     not shown       no cell ran
+  state       conformant      1 cell judged
+  webhooks    not shown       no cell ran
+  versions    not shown       no cell ran
+  limits      conformant      1 cell judged
 
 operation      1  2  3  4
 orders:get     !     ·
@@ -310,14 +321,16 @@ describe('ConsoleReporter', () => {
 
   test('writes a progress line per module and the report at the end, without colours off a TTY', async () => {
     const { out, text } = capture();
-    const reporter = new ConsoleReporter({ target: INFO.target, specVersion: '2026-04', seed: 9, out });
+    const run = { target: INFO.target, specVersion: '2026-04', seed: 9 };
+    const info: ReportInfo = { ...run, startedAt: INFO.startedAt, durationMs: 3210 };
+    const reporter = new ConsoleReporter({ ...run, out });
     const first = moduleOf(RESULTS.cells.slice(0, 3), 'suites/products.suite.ts');
     const second = fakeModule([{ fullName: 'orders:list > x', state: 'failed', errors: [{ message: 'ECONNRESET' }] }], [], [], 'suites/orders.suite.ts');
 
     reporter.onTestRunStart();
-    reporter.onTestModuleEnd(first);
-    reporter.onTestModuleEnd(second);
-    reporter.onTestRunEnd([first, second], [], 'failed');
+    reporter.moduleDone(first.relativeModuleId, collectResults([first]));
+    reporter.moduleDone(second.relativeModuleId, collectResults([second]));
+    reporter.report(finishResults(collectResults([first, second], [], 'failed')), info);
 
     const written = text();
     expect(written).not.toMatch(ANSI);
@@ -327,7 +340,7 @@ describe('ConsoleReporter', () => {
     ]);
     expect(written).toContain('  spec version  2026-04\n  seed          9\n');
     expect(written).toContain('  ! ECONNRESET\n    in orders:list > x');
-    expect(written).toMatch(/\nconformance: 1 passed, 1 failed, 1 skipped, 1 error in \d+\.\ds \(seed 9\)\n$/);
+    expect(written).toMatch(/\nconformance: 1 passed, 1 failed, 1 skipped, 1 error in 3\.2s \(seed 9\)\n$/);
   });
 
   test('on a TTY: a live progress line (cells done/total, elapsed, operation), no line per module, cleared before the report', () => {
@@ -339,8 +352,8 @@ describe('ConsoleReporter', () => {
     reporter.onTestModuleCollected(module);
     const tests = [...module.children.allTests()];
     for (const testCase of tests) reporter.onTestCaseResult(testCase);
-    reporter.onTestModuleEnd(module);
-    reporter.onTestRunEnd([module], [], 'failed');
+    reporter.moduleDone(module.relativeModuleId, collectResults([module]));
+    reporter.report(finishResults(collectResults([module], [], 'failed')), INFO);
     const written = text();
     // The first result is drawn at once and the last always; the one between falls in the 100 ms interval.
     expect(written).toMatch(/^\r\u001b\[2K… 1\/3 cells · \d+\.\ds · products:list/);
@@ -355,20 +368,20 @@ describe('ConsoleReporter', () => {
     reporter.onTestModuleCollected(module);
     for (const testCase of module.children.allTests()) reporter.onTestCaseResult(testCase);
     expect(text()).toBe('');
-    reporter.onTestModuleEnd(module);
+    reporter.moduleDone(module.relativeModuleId, collectResults([module]));
     expect(text()).toBe('· suites/products.suite.ts  3 cells: 1 ✓ 1 ✗ 1 –\n');
   });
 
   test('with the document, the reporter prints the coverage block', () => {
     const { out, text } = capture();
-    new ConsoleReporter({ ...INFO, out, spec, minCoverage: 50 }).onTestRunEnd([moduleOf(RESULTS.cells)], [], 'passed');
+    new ConsoleReporter({ ...INFO, out }).report(finishResults(collectResults([moduleOf(RESULTS.cells)], [], 'passed'), { spec, minCoverage: 50 }), INFO);
     expect(text()).toContain('Coverage of the spec (minimum 50%)\n  operations  1/3  33.3%  ✗ below 50%');
-    expect(text()).toMatch(/, coverage below 50%\s+in \d+\.\ds \(seed 42\)\n$/);
+    expect(text()).toMatch(/, coverage below 50%\s+in 3\.2s \(seed 42\)\n$/);
   });
 
   test('color: true forces colours', () => {
     const { out, text } = capture();
-    new ConsoleReporter({ ...INFO, out, color: true }).onTestRunEnd([moduleOf(RESULTS.cells)], [], 'passed');
+    new ConsoleReporter({ ...INFO, out, color: true }).report(finishResults(collectResults([moduleOf(RESULTS.cells)], [], 'passed')), INFO);
     expect(text()).toMatch(ANSI);
   });
 });

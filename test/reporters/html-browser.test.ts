@@ -14,8 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CellMeta } from '../../core/types.js';
-import { computeCoverage } from '../../reporters/coverage.js';
-import { renderHtml } from '../../reporters/html.js';
+import { computeCoverage } from '../../engine/coverage.js';
+import { renderHtml } from '../../reporters/html/report.js';
 import { cell, failure, INFO, skipped } from './fixtures/cells.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
 

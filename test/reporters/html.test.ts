@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KNOWN_EDGES } from '../../engine/stateful/transitions.js';
 import type { CellMeta } from '../../core/types.js';
-import { computeCoverage } from '../../reporters/coverage.js';
-import { escapeHtml, HtmlReporter, renderHtml, type Verdict } from '../../reporters/html.js';
-import type { RunResults } from '../../reporters/results.js';
+import { computeCoverage } from '../../engine/coverage.js';
+import type { Verdict } from '../../reporters/html/plan.js';
+import { HtmlReporter, renderHtml } from '../../reporters/html/report.js';
+import { escapeHtml } from '../../reporters/html/template.js';
+import { collectResults, finishResults, type RunResults } from '../../engine/results.js';
 import type { LoadedSpec } from '../../core/spec/load.js';
 import { cell, failure, INFO, skipped, stateful } from './fixtures/cells.js';
 import { moduleOf } from './fixtures/modules.js';
@@ -204,7 +206,7 @@ describe('renderHtml', () => {
     ['a failed cell', { results: RESULTS, want: 'Not conformant', reason: /2 failed cells<\/a> \(1 failure\)/ }],
     ['coverage below the minimum', { results: { cells: clean, errors: [] }, minCoverage: 50, want: 'Not conformant', reason: /coverage below the minimum of 50%: operations 33\.3%, statuses 14\.2%, parameters 0\.0%/ }],
     ['a harness error', { results: { cells: clean, errors: [{ where: 'run', message: 'x' }] }, want: 'Inconclusive', reason: /1 harness error<\/a>: the harness could not check everything/ }],
-    // A failure is a finding about the API whatever else went wrong (exit code 1, design.md).
+    // A failure is a finding about the API whatever else went wrong (exit code 1, docs/design.md, Command line).
     ['failures beat a harness error', { results: { cells: RESULTS.cells, errors: [{ where: 'run', message: 'x' }] }, want: 'Not conformant', reason: /2 failed cells/ }],
   ];
   test.each(verdicts)('verdict: %s', (_name, { results, minCoverage, want, reason }) => {
@@ -300,9 +302,9 @@ describe('HtmlReporter', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cnf-html-'));
     dirs.push(dir);
     const outputFile = join(dir, 'out', 'report.html');
-    const reporter = new HtmlReporter({ target: INFO.target, specVersion: INFO.specVersion, seed: 5, outputFile, spec, minCoverage: 90 });
-    reporter.onTestRunStart();
-    await reporter.onTestRunEnd([moduleOf(RESULTS.cells)], [], 'failed');
+    const run = { target: INFO.target, specVersion: INFO.specVersion, seed: 5 };
+    const reporter = new HtmlReporter({ ...run, outputFile });
+    await reporter.report(finishResults(collectResults([moduleOf(RESULTS.cells)], [], 'failed'), { spec, minCoverage: 90 }), { ...run, startedAt: INFO.startedAt, durationMs: INFO.durationMs });
     const page = await readFile(outputFile, 'utf8');
     expect(page).toContain('<span class="verdict-label">Not conformant</span>');
     expect(page).toContain('Coverage below the minimum of 90%: operations 66.6%, statuses 14.2%, parameters 40.0%; the run exits with code 1.');

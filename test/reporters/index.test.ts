@@ -5,9 +5,12 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { HarnessError } from '../../core/errors.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
-import { ConsoleReporter, createReporters, HtmlReporter, JsonReporter, JUnitReporter, type CreateReportersInfo } from '../../reporters/index.js';
+import { collectResults, finishResults } from '../../engine/results.js';
+import { ConsoleReporter, createReporters, HtmlReporter, JsonReporter, JUnitReporter, type CreateReportersInfo, type ReportInfo } from '../../reporters/index.js';
 
 const INFO: CreateReportersInfo = { target: 'http://127.0.0.1:4010', specVersion: '2026-10', seed: 42, outputDir: join('reports', 'run'), out: new PassThrough() };
+/** The report info of the run {@link INFO} describes, with its timing. */
+const REPORT_INFO: ReportInfo = { target: INFO.target, specVersion: INFO.specVersion, seed: INFO.seed, startedAt: '2026-11-22T05:00:00.000Z', durationMs: 3210 };
 
 describe('createReporters', () => {
   const table: [string, { given: string[]; want: unknown[] }][] = [
@@ -28,11 +31,12 @@ describe('createReporters', () => {
       const chunks: Buffer[] = [];
       out.on('data', (chunk: Buffer) => chunks.push(chunk));
       const reporters = createReporters(['json'], { ...INFO, outputDir, out });
-      for (const reporter of reporters) await reporter.onTestRunEnd?.([], [{ name: 'Error', message: 'boom' }], 'failed');
+      const results = finishResults(collectResults([], [{ name: 'Error', message: 'boom' }], 'failed'));
+      for (const reporter of reporters) await reporter.report(results, REPORT_INFO);
       const text = Buffer.concat(chunks).toString('utf8');
       expect(text).toContain('  ! boom\n    in unhandled error');
       expect(text).toContain(`Reports:\n  ${join(outputDir, 'report.json')}\n`);
-      expect(text).toMatch(/\nconformance: 0 passed, 0 failed, 0 skipped, 1 error in \d+\.\ds \(seed 42\)\n$/);
+      expect(text).toMatch(/\nconformance: 0 passed, 0 failed, 0 skipped, 1 error in 3\.2s \(seed 42\)\n$/);
       expect(text).not.toContain('operation');
     } finally {
       await rm(outputDir, { recursive: true, force: true });
@@ -43,7 +47,8 @@ describe('createReporters', () => {
     const outputDir = await mkdtemp(join(tmpdir(), 'cnf-reporters-'));
     try {
       const reporters = createReporters(['json', 'junit', 'html'], { ...INFO, outputDir });
-      for (const reporter of reporters) await reporter.onTestRunEnd?.([], [], 'passed');
+      const results = finishResults(collectResults([], [], 'passed'));
+      for (const reporter of reporters) await reporter.report(results, REPORT_INFO);
       expect((await readdir(outputDir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
     } finally {
       await rm(outputDir, { recursive: true, force: true });
@@ -56,8 +61,10 @@ describe('createReporters', () => {
       const out = new PassThrough();
       const chunks: Buffer[] = [];
       out.on('data', (chunk: Buffer) => chunks.push(chunk));
-      const reporters = createReporters(['console', 'json', 'junit', 'html'], { ...INFO, out, outputDir, spec: await loadCoverageSpec(), minCoverage: 10 });
-      for (const reporter of reporters) await reporter.onTestRunEnd?.([], [], 'passed');
+      const spec = await loadCoverageSpec();
+      const reporters = createReporters(['console', 'json', 'junit', 'html'], { ...INFO, out, outputDir, spec, minCoverage: 10 });
+      const results = finishResults(collectResults([], [], 'passed'), { spec, minCoverage: 10 });
+      for (const reporter of reporters) await reporter.report(results, REPORT_INFO);
       expect(Buffer.concat(chunks).toString('utf8')).toContain('Coverage of the spec (minimum 10%)\n  operations  0/3  0.0%  ✗ below 10%');
       expect(JSON.parse(await readFile(join(outputDir, 'report.json'), 'utf8')).coverage.belowMinimum).toEqual(['operations', 'statuses', 'parameters']);
       expect(await readFile(join(outputDir, 'junit.xml'), 'utf8')).toContain('<testsuite name="coverage"');

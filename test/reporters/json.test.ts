@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { KNOWN_EDGES, STATE_MACHINES, type TransitionCoverage } from '../../engine/stateful/transitions.js';
 import type { CellMeta } from '../../core/types.js';
-import { computeCoverage } from '../../reporters/coverage.js';
+import { computeCoverage } from '../../engine/coverage.js';
 import { JsonReporter, MAX_BODY_BYTES, redactHeaders, renderJson, type JsonReport } from '../../reporters/json.js';
-import type { RunResults } from '../../reporters/results.js';
+import { collectResults, finishResults, type RunResults } from '../../engine/results.js';
+import type { ReportInfo } from '../../reporters/run-info.js';
 import { cell, failure, INFO, skipped, stateful } from './fixtures/cells.js';
 import { moduleOf } from './fixtures/modules.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
@@ -33,7 +34,7 @@ describe('renderJson', () => {
     const text = renderJson(RESULTS, INFO);
     expect(text.endsWith('}\n')).toBe(true);
     const parsed = JSON.parse(text) as JsonReport;
-    expect(Object.keys(parsed)).toEqual(['tool', 'version', 'target', 'specVersion', 'specNotes', 'seed', 'startedAt', 'durationMs', 'summary', 'coverage', 'transitions', 'matrix', 'cells', 'errors']);
+    expect(Object.keys(parsed)).toEqual(['tool', 'version', 'target', 'specVersion', 'specNotes', 'seed', 'startedAt', 'durationMs', 'conformance', 'summary', 'coverage', 'transitions', 'matrix', 'cells', 'errors']);
     expect(parsed).toMatchObject({
       tool: pkg.name,
       version: pkg.version,
@@ -162,18 +163,18 @@ describe('JsonReporter', () => {
     await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
-  test('writes the report with the measured timing', async () => {
+  test('writes the report with the timing of the run it is given', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cnf-json-'));
     dirs.push(dir);
     const outputFile = join(dir, 'out', 'report.json');
-    const reporter = new JsonReporter({ target: INFO.target, specVersion: INFO.specVersion, seed: 5, outputFile });
-    const before = Date.now();
-    reporter.onTestRunStart();
-    await reporter.onTestRunEnd([moduleOf(RESULTS.cells)], [{ message: 'late' }], 'failed');
+    const run = { target: INFO.target, specVersion: INFO.specVersion, seed: 5 };
+    const info: ReportInfo = { ...run, startedAt: '2026-11-22T06:30:00.000Z', durationMs: 4321 };
+    const reporter = new JsonReporter({ ...run, outputFile });
+    await reporter.report(finishResults(collectResults([moduleOf(RESULTS.cells)], [{ message: 'late' }], 'failed')), info);
     const written = JSON.parse(await readFile(outputFile, 'utf8')) as JsonReport;
     expect(written.seed).toBe(5);
-    expect(Date.parse(written.startedAt)).toBeGreaterThanOrEqual(before - 1000);
-    expect(written.durationMs).toBeGreaterThanOrEqual(0);
+    expect(written.startedAt).toBe('2026-11-22T06:30:00.000Z');
+    expect(written.durationMs).toBe(4321);
     expect(written.summary).toMatchObject({ passed: 1, failed: 1, skipped: 1, errors: 1 });
     expect(written.errors).toEqual([{ where: 'unhandled error', message: 'late' }]);
     expect(written.coverage).toBeNull();
@@ -185,7 +186,7 @@ describe('JsonReporter', () => {
     dirs.push(dir);
     const outputFile = join(dir, 'report.json');
     const reporter = new JsonReporter({ ...INFO, outputFile });
-    await reporter.onTestRunEnd([moduleOf([...RESULTS.cells, stateful('files:create', 'model_files', ['file: pending→uploaded'])])], [], 'passed');
+    await reporter.report(finishResults(collectResults([moduleOf([...RESULTS.cells, stateful('files:create', 'model_files', ['file: pending→uploaded'])])], [], 'passed')), INFO);
     const written = JSON.parse(await readFile(outputFile, 'utf8')) as JsonReport;
     expect(written.transitions).toMatchObject({ exercised: 1, total: KNOWN_EDGES.size, unknown: [] });
     expect(written.transitions?.machines.find((m) => m.machine === 'file')?.edges).toEqual([{ edge: 'file: pending→uploaded', exercised: true }]);
@@ -195,8 +196,8 @@ describe('JsonReporter', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cnf-json-'));
     dirs.push(dir);
     const outputFile = join(dir, 'report.json');
-    const reporter = new JsonReporter({ ...INFO, outputFile, spec, minCoverage: 30 });
-    await reporter.onTestRunEnd([moduleOf(RESULTS.cells)], [], 'passed');
+    const reporter = new JsonReporter({ ...INFO, outputFile });
+    await reporter.report(finishResults(collectResults([moduleOf(RESULTS.cells)], [], 'passed'), { spec, minCoverage: 30 }), INFO);
     const written = JSON.parse(await readFile(outputFile, 'utf8')) as JsonReport;
     expect(written.coverage?.totals).toEqual({
       operations: { covered: 1, total: 3, percent: 33.3 },

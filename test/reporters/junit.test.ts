@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KNOWN_EDGES } from '../../engine/stateful/transitions.js';
-import { computeCoverage } from '../../reporters/coverage.js';
+import { computeCoverage } from '../../engine/coverage.js';
 import { COVERAGE_SUITE, JUnitReporter, renderJUnit, tagsOf } from '../../reporters/junit.js';
+import { CONFORMANCE_CLASSES } from '../../core/types.js';
 import type { LoadedSpec } from '../../core/spec/load.js';
-import type { RunResults } from '../../reporters/results.js';
+import { collectResults, finishResults, type RunResults } from '../../engine/results.js';
 import { cell, failure, INFO, skipped, stateful } from './fixtures/cells.js';
 import { moduleOf } from './fixtures/modules.js';
 import { childrenNamed, parseXml, type XmlElement } from './fixtures/xml.js';
@@ -59,8 +60,18 @@ describe('renderJUnit', () => {
       ['products:list', '3', '1', '0', '1'],
       ['orders:list', '3', '1', '1', '0'],
       ['harness', '1', '0', '1', '0'],
+      ['conformance', '0', '0', '0', '0'],
     ]);
     expect(renderJUnit(RESULTS, INFO)).not.toContain('pagination_limit_respected');
+  });
+
+  test('the conformance suite states each class: a failed must-level cell makes its class not conformant', () => {
+    const conformance = childrenNamed(parsed(), 'testsuite').find((s) => s.attributes['name'] === 'conformance')!;
+    const properties = Object.fromEntries(childrenNamed(childrenNamed(conformance, 'properties')[0]!, 'property').map((p) => [p.attributes['name'], p.attributes['value']]));
+    expect(properties['conformance']).toBe('not conformant');
+    expect(Object.keys(properties).filter((name) => name.startsWith('conformance.'))).toEqual(CONFORMANCE_CLASSES.map((c) => `conformance.${c}`));
+    expect(Object.values(properties).some((value) => String(value).startsWith('not conformant ('))).toBe(true);
+    expect(childrenNamed(conformance, 'testcase')).toEqual([]);
   });
 
   test('time on the root (the run), every suite (its test cases) and every test case, in seconds', () => {
@@ -70,6 +81,7 @@ describe('renderJUnit', () => {
       ['products:list', '1.254'],
       ['orders:list', '0'],
       ['harness', '0'],
+      ['conformance', '0'],
     ]);
     const times = childrenNamed(root, 'testsuite').flatMap((s) => childrenNamed(s, 'testcase').map((c) => c.attributes['time']));
     expect(times).toEqual(['1.234', '0.02', '0', '0', '0', '0', '0']);
@@ -213,7 +225,7 @@ describe('renderJUnit', () => {
   });
 
   test('no errors, no harness suite; no cells, an empty root', () => {
-    expect(childrenNamed(parsed({ cells: RESULTS.cells, errors: [] }), 'testsuite').map((s) => s.attributes['name'])).toEqual(['products:list', 'orders:list']);
+    expect(childrenNamed(parsed({ cells: RESULTS.cells, errors: [] }), 'testsuite').map((s) => s.attributes['name'])).toEqual(['products:list', 'orders:list', 'conformance']);
     expect(parsed({ cells: [], errors: [] }).children).toEqual([]);
     expect(parsed({ cells: [], errors: [] }).attributes).toMatchObject({ tests: '0', failures: '0' });
   });
@@ -237,9 +249,9 @@ describe('JUnitReporter', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cnf-junit-'));
     dirs.push(dir);
     const outputFile = join(dir, 'nested', 'deeper', 'junit.xml');
-    const reporter = new JUnitReporter({ target: INFO.target, specVersion: INFO.specVersion, seed: 1, outputFile });
-    reporter.onTestRunStart();
-    await reporter.onTestRunEnd([moduleOf(RESULTS.cells.slice(0, 3))], [], 'failed');
+    const run = { target: INFO.target, specVersion: INFO.specVersion, seed: 1 };
+    const reporter = new JUnitReporter({ ...run, outputFile });
+    await reporter.report(finishResults(collectResults([moduleOf(RESULTS.cells.slice(0, 3))], [], 'failed')), { ...run, startedAt: INFO.startedAt, durationMs: INFO.durationMs });
     const root = parseXml(await readFile(outputFile, 'utf8'));
     expect(root.attributes).toMatchObject({ tests: '3', failures: '1', skipped: '1', errors: '0' });
     // The durations come from vitest's diagnostic of each test.
@@ -250,6 +262,6 @@ describe('JUnitReporter', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cnf-junit-'));
     dirs.push(dir);
     const reporter = new JUnitReporter({ ...INFO, outputFile: join(dir, 'nul\u0000', 'junit.xml') });
-    await expect(reporter.onTestRunEnd([], [], 'passed')).rejects.toMatchObject({ name: 'HarnessError', code: 'CNF_ERR_CONFIG_INVALID' });
+    await expect(reporter.report(finishResults(collectResults([], [], 'passed')), INFO)).rejects.toMatchObject({ name: 'HarnessError', code: 'CNF_ERR_CONFIG_INVALID' });
   });
 });

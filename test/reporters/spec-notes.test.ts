@@ -8,10 +8,10 @@ import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { runConformance } from '../../cli/run.js';
 import { renderConsoleReport } from '../../reporters/console.js';
-import { renderHtml } from '../../reporters/html.js';
+import { renderHtml } from '../../reporters/html/report.js';
 import { jsonReport } from '../../reporters/json.js';
 import { renderJUnit } from '../../reporters/junit.js';
-import type { RunResults } from '../../reporters/results.js';
+import type { RunResults } from '../../engine/results.js';
 import { startReferenceServer } from '../../server/index.js';
 import { cell, INFO } from './fixtures/cells.js';
 

@@ -3,7 +3,8 @@
 // customer's payment methods. Every answer has a documented status and a body valid per that
 // version's document; the pages of a list hold every record once; the version shows in the
 // products (is_deletable) and in the timestamps (microseconds in 2026-10, whole seconds in 2026-04).
-// @see shared/design.md, Reference server (Versions, Demo data); shared/api-description.md, Versioning and Limits
+// @see docs/design.md (Reference server); docs/platform.md (Version per request);
+// spec/rules.yaml versioning.is_deletable, versioning.timestamp_precision, pagination.walk
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } from '../../core/spec/load.js';

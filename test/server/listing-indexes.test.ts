@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Collection, type IndexKeys, type IndexValue } from '../../server/collection.js';
 import { emitEvent, notifyStoreChanged } from '../../server/events.js';
 import type { FaultId } from '../../server/faults.js';
 import { listRecords, listReply, parseSorting, serializedListReply, type IndexCondition, type ListSpec } from '../../server/listing.js';
+import type { BaseRecord } from '../../server/records.js';
 import { serializeProduct } from '../../server/resources/products/serializer.js';
 import { serializeSubscription } from '../../server/resources/subscriptions/serializer.js';
-import { Collection, createStore, type BaseRecord, type IndexKeys, type IndexValue } from '../../server/store.js';
+import { createStore } from '../../server/store.js';
 import { expectedCompare, type Expected } from './sorting-support.js';
 import { testServer, type TestServer } from './support.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { comparatorFor, listParamsOf, matchesMetadata, parseSorting, visibleOrganizations } from '../../server/listing.js';
-import type { BaseRecord } from '../../server/store.js';
+import type { BaseRecord } from '../../server/records.js';
 
 type Row = BaseRecord & { n: number | null; s: string };
 const row = (id: string, n: number | null, s = ''): Row => ({ id, organization_id: 'o', created_at: '', modified_at: null, n, s });

@@ -2,7 +2,7 @@
 // and no id handed out before the kill is handed out again. The server runs as a child process
 // with --state on a temporary file, small journal generations so that background snapshots run
 // mid-stream too; bounded to 3 kills of about a second of writes each.
-// @see server/state-journal.ts; issue 15, point 2
+// @see server/state-journal.ts; docs/reference-server.md (Durability (--state))
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

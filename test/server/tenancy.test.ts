@@ -1,9 +1,10 @@
 // Tenancy across every operation that names a resource in its path: another organization's token
 // gets exactly what a missing resource gets (404 ResourceNotFound), and nothing changes.
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Collection } from '../../server/collection.js';
 import { resolveFaults } from '../../server/faults.js';
+import type { BaseRecord } from '../../server/records.js';
 import { errorReply } from '../../server/replies.js';
-import type { BaseRecord, Collection } from '../../server/store.js';
 import { listedOrganizations, notFoundAsSent } from '../../server/tenancy.js';
 import { expectConforms, testServer, type TestServer } from './support.js';
 

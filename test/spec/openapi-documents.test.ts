@@ -42,7 +42,7 @@ const OPERATIONS: [method: string, path: string, operationId: string][] = [
   ['GET', '/v1/customer-portal/orders/{id}/receipt', 'customer_portal:orders:get_receipt'],
 ];
 
-/** The event kinds the API description names (section Events), as OAS 3.1 webhooks. */
+/** The event kinds the API description names (the events.* rules of spec/rules.yaml), as OAS 3.1 webhooks. */
 const WEBHOOKS = ['checkout.created', 'order.created', 'order.updated', 'order.paid'];
 
 /** `tag:verb`, where the tag may itself hold a colon (`customer_portal:license_keys:list`). */

@@ -2,7 +2,8 @@
  * Handlers of the customer portal operations: a customer_session or member_session token sees and
  * changes only its own customer's license keys and orders; another customer's order is answered
  * like a missing one (404). A member session acts for the member's customer.
- * @see shared/api-description.md, Endpoints (GET /v1/customer-portal/license-keys/; portal invoices and order update); Authentication
+ * @see operationIds customer_portal:license_keys:list, customer_portal:orders:update, customer_portal:orders:generate_invoice,
+ *   customer_portal:orders:get_invoice; spec/rules.yaml auth.customer_portal_sessions, orders.customer_portal_own_orders
  */
 import type { HandlerContext, OperationHandler } from '../../handler-types.js';
 import { listParamsOf, serializedListReply } from '../../listing.js';

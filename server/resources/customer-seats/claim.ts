@@ -2,13 +2,15 @@
  * Seat invitations and claims. An invitation token is a random secret of which only the sha256 is
  * kept; claiming with it (once, before it expires, while the seat is pending) claims the seat for
  * a new member of the seat's customer and opens a customer session for that customer.
- * @see shared/api-description.md, Endpoints (POST /v1/customer-seats/claim); Authentication (the invitation_token is the credential)
+ * @see operationId customer_seats:claim; spec/rules.yaml seats.claim, seats.invitation_single_use, seats.invitation_expires,
+ *   auth.seat_claim_without_credentials (the invitation_token is the credential)
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { issueToken, PORTAL_SCOPES } from '../../auth.js';
 import type { MachineContext } from '../../events.js';
+import type { SeatRecord, SubscriptionRecord } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
-import { newId, nowTimestamp, type SeatRecord, type SubscriptionRecord } from '../../store.js';
+import { newId, nowTimestamp } from '../../store.js';
 import { formatTimestamp, parseTimestamp } from '../../timestamps.js';
 import { fireSeatTransition } from './machine.js';
 

@@ -1,6 +1,6 @@
 /**
  * Handlers of the customer seat operations.
- * @see shared/api-description.md, Endpoints (POST /v1/customer-seats/claim)
+ * @see operationId customer_seats:claim
  */
 import type { OperationHandler } from '../../handler-types.js';
 import { validationReply } from '../../replies.js';

@@ -2,12 +2,13 @@
  * The customer seat state machine: a seat is pending with an invitation until it is claimed with
  * the invitation token; a pending or claimed seat can be revoked (when its subscription ends).
  * The invitation token stops working at either transition.
- * @see shared/api-description.md, Customer seat; Endpoints (POST /v1/customer-seats/claim)
+ * @see spec/openapi.yaml, schema CustomerSeat; operationId customer_seats:claim; spec/rules.yaml seats.invitation_single_use
  */
 import { emitEvent, type MachineContext } from '../../events.js';
 import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import type { SeatRecord, SeatStatus } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
-import { nowTimestamp, type SeatRecord, type SeatStatus } from '../../store.js';
+import { nowTimestamp } from '../../store.js';
 import { serializeSeat } from './serializer.js';
 
 /** Transitions of a seat. */

@@ -1,12 +1,12 @@
 /**
  * Customer seats and members as the API answers them; the invitation token itself is never shown.
- * @see shared/api-description.md, Customer seat
+ * @see spec/openapi.yaml, schemas CustomerSeat, Member
  */
+import type { MemberRecord, SeatRecord } from '../../records.js';
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
-import type { MemberRecord, SeatRecord } from '../../store.js';
 import type { Json } from '../products/serializer.js';
 
-/** A member of a customer. @see shared/api-description.md, Customer seat (Member) */
+/** A member of a customer. @see spec/openapi.yaml, schema Member */
 export function serializeMember(ctx: RenderContext, member: MemberRecord): Json {
   return {
     id: member.id,
@@ -20,7 +20,7 @@ export function serializeMember(ctx: RenderContext, member: MemberRecord): Json 
   };
 }
 
-/** A seat with its member resolved. @see shared/api-description.md, Customer seat */
+/** A seat with its member resolved. @see spec/openapi.yaml, schema CustomerSeat */
 export function serializeSeat(ctx: RenderContext, seat: SeatRecord): Json {
   const member = seat.member_id === null ? undefined : ctx.store.members.get(seat.member_id);
   const customer = seat.customer_id === null ? undefined : ctx.store.customers.get(seat.customer_id);

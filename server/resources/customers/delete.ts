@@ -5,13 +5,14 @@
  * refunds it made remain readable and embed it (deleted, anonymized when asked); it is gone for
  * every operation that looks a customer up (payment methods, deletion, portal sessions: 404 / 401).
  * Orders keep their billing name and address: they are financial records.
- * @see shared/api-description.md, Endpoints (DELETE /v1/customers/external/{external_id})
+ * @see operationId customers:delete_external; spec/rules.yaml customers.delete_external.cancels_subscriptions,
+ *   customers.delete_external.revokes_benefits, customers.delete_external.anonymize
  */
 import { createHash } from 'node:crypto';
 import type { MachineContext } from '../../events.js';
 import type { TransitionRefused } from '../../machine.js';
+import type { CustomerRecord } from '../../records.js';
 import type { Result } from '../../result.js';
-import type { CustomerRecord } from '../../store.js';
 import { fireSeatTransition, SEAT_TRANSITIONS } from '../customer-seats/machine.js';
 import { fireLicenseKeyTransition, LICENSE_KEY_TRANSITIONS } from '../license-keys/machine.js';
 import { fireSubscriptionTransition, SUBSCRIPTION_TRANSITIONS } from '../subscriptions/machine.js';

@@ -3,11 +3,11 @@
  * answered like a missing one (404 ResourceNotFound).
  * Deletion answers 200 with the deleted customer (deleted_at set, anonymized when asked); the API
  * description allows 200 or 204.
- * @see shared/api-description.md, Endpoints (GET /v1/customers/{id}/payment-methods; DELETE /v1/customers/external/{external_id})
+ * @see operationIds customers:list_payment_methods, customers:delete_external
  */
 import type { OperationHandler } from '../../handler-types.js';
 import { listParamsOf, listRecords, serializedListReply } from '../../listing.js';
-import type { CustomerRecord, PaymentMethodRecord } from '../../store.js';
+import type { CustomerRecord, PaymentMethodRecord } from '../../records.js';
 import { findOwned, notFound } from '../../tenancy.js';
 import { deleteCustomer } from './delete.js';
 import { serializeCustomer, serializePaymentMethod } from './serializer.js';

@@ -1,12 +1,13 @@
 /**
  * The customer's lifecycle as a state machine: active until deleted (deleted_at set). Deleting
  * emits customer.deleted with the customer as it was left (anonymized when asked).
- * @see shared/api-description.md, Customer (deleted_at); Endpoints (DELETE /v1/customers/external/{external_id})
+ * @see spec/openapi.yaml, schema Customer (deleted_at); operationId customers:delete_external
  */
 import { emitEvent, type MachineContext } from '../../events.js';
 import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import type { CustomerRecord } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
-import { nowTimestamp, type CustomerRecord } from '../../store.js';
+import { nowTimestamp } from '../../store.js';
 import { serializeCustomer } from './serializer.js';
 
 /** A customer's state: `deleted` once deleted_at is set. */

@@ -1,15 +1,15 @@
 /**
  * Customers and their payment methods as the API answers them.
- * @see shared/api-description.md, Customer; Customer payment method
+ * @see spec/openapi.yaml, schemas Customer, CustomerPaymentMethod
  */
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
-import type { CustomerRecord, PaymentMethodRecord } from '../../store.js';
+import type { CustomerRecord, PaymentMethodRecord } from '../../records.js';
 import type { Json } from '../products/serializer.js';
 import { taxIdTuple } from '../platform-fields.js';
 
 /**
  * A customer; a deleted one carries its deleted_at; tax_id is the platform's `[value, format]` tuple or null.
- * @see shared/api-description.md, Customer; docs/platform.md (tax ids)
+ * @see spec/openapi.yaml, schema Customer; docs/platform.md (tax ids)
  */
 export function serializeCustomer(ctx: RenderContext, customer: CustomerRecord): Json {
   return {
@@ -34,7 +34,10 @@ export function serializeCustomer(ctx: RenderContext, customer: CustomerRecord):
   };
 }
 
-/** A payment method; is_default when it is its customer's default_payment_method_id. @see shared/api-description.md, Customer payment method */
+/**
+ * A payment method; is_default when it is its customer's default_payment_method_id.
+ * @see spec/openapi.yaml, schema CustomerPaymentMethod
+ */
 export function serializePaymentMethod(ctx: RenderContext, method: PaymentMethodRecord): Json {
   return {
     id: method.id,

@@ -2,12 +2,13 @@
  * Creating a file: the upload plan of the body is checked beyond its schema (parts numbered 1 to
  * n in order, contiguous, covering bytes 0 to size - 1, sha256 checksums well formed), then the
  * file is stored not uploaded with one upload whose parts expire after an hour.
- * @see shared/api-description.md, Create file body; File
+ * @see spec/openapi.yaml, schemas FileCreate, File; spec/rules.yaml files.upload_parts, files.not_uploaded_at_creation
  */
 import type { Principal } from '../../auth.js';
 import type { MachineContext } from '../../events.js';
+import type { FileRecord, FileService, UploadRecord } from '../../records.js';
 import type { ValidationEntry } from '../../replies.js';
-import { newId, nowTimestamp, type FileRecord, type FileService, type UploadRecord } from '../../store.js';
+import { newId, nowTimestamp } from '../../store.js';
 import { formatTimestamp } from '../../timestamps.js';
 
 /** How long the part URLs of an upload work, in milliseconds. */
@@ -24,7 +25,7 @@ export interface FileCreatePart {
   checksum_sha256_base64?: string;
 }
 
-/** The create body, as validated against its schema. @see shared/api-description.md, Create file body */
+/** The create body, as validated against its schema. @see spec/openapi.yaml, schema FileCreate */
 export interface FileCreateBody {
   name: string;
   mime_type: string;

@@ -1,11 +1,11 @@
 /**
  * Handlers of the file operations.
- * @see shared/api-description.md, Endpoints (POST /v1/files/, GET /v1/files/); Create file body
+ * @see operationIds files:create, files:list; spec/openapi.yaml, schema FileCreate
  */
 import type { OperationHandler } from '../../handler-types.js';
 import { listParamsOf, listRecords, serializedListReply, visibleOrganizations } from '../../listing.js';
+import type { FileRecord } from '../../records.js';
 import { validationReply } from '../../replies.js';
-import type { FileRecord } from '../../store.js';
 import { checkUploadPlan, createFile, fileOrganization, type FileCreateBody } from './create.js';
 import { serializeFile, serializeFileUpload } from './serializer.js';
 

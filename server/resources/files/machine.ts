@@ -1,12 +1,13 @@
 /**
  * The file state machine: a file is created not uploaded and becomes uploaded when the last of its
  * parts arrives, with its checksums set. No event is emitted (the API description names none).
- * @see shared/design.md, Reference server (State machines: file not uploaded -> uploaded)
+ * @see docs/design.md (Reference server: explicit transition tables per resource); spec/rules.yaml files.upload_completes
  */
 import { emitEvent, type MachineContext } from '../../events.js';
 import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import type { FileRecord } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
-import { nowTimestamp, type FileRecord } from '../../store.js';
+import { nowTimestamp } from '../../store.js';
 
 /** A file's state: `uploaded` once is_uploaded is true. */
 export type FileState = 'pending' | 'uploaded';

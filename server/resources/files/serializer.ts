@@ -1,12 +1,12 @@
 /**
  * Files as the files endpoints answer them: the generic File of every service, and the create
  * response with its upload parts (presigned PUT URLs served by the reference itself).
- * @see shared/api-description.md, File (generic, returned by the files endpoints); Create file body
+ * @see spec/openapi.yaml, schemas File (returned by the files endpoints) and FileUpload (the create response)
  */
 import type { ServerKeys } from '../../keys.js';
+import type { FileRecord, UploadRecord } from '../../records.js';
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
 import { presignUrl } from '../../signed-urls.js';
-import type { FileRecord, UploadRecord } from '../../store.js';
 import { parseTimestamp } from '../../timestamps.js';
 import { readableSize, type Json } from '../products/serializer.js';
 
@@ -18,7 +18,7 @@ export function uploadPartPath(uploadId: string, partNumber: number): string {
 /**
  * A file. `flagged_malicious_at` is shown on list items (where the API description says it appears);
  * product media and organization avatars carry the `public_url` the platform gives them.
- * @see shared/api-description.md, File; docs/platform.md (files)
+ * @see spec/openapi.yaml, schema File; docs/platform.md (files)
  */
 export function serializeFile(ctx: RenderContext, file: FileRecord, options: { listItem: boolean }): Json {
   return {

@@ -9,7 +9,8 @@
  * file is uploaded, the declared Content-Length against the part's size) is checked by
  * {@link checkPartRequest} before a byte of the body is read, so that a client cannot make the
  * server hold a body it would refuse anyway; the body is then read with the part's size as its cap.
- * @see shared/design.md, Reference server (Files)
+ * @see spec/rules.yaml files.upload_completes, files.part_checksum_verified, files.part_url_expires
+ * @see docs/reference-server.md (Limits on what a client can make the server hold: upload parts)
  */
 import { createHash } from 'node:crypto';
 import type { MachineContext } from '../../events.js';
@@ -17,7 +18,8 @@ import type { ServerKeys } from '../../keys.js';
 import { errorReply, type Reply } from '../../replies.js';
 import { checkPresigned } from '../../signed-urls.js';
 import { fail, ok, type Result } from '../../result.js';
-import { newId, type UploadPartRecord, type UploadRecord } from '../../store.js';
+import type { UploadPartRecord, UploadRecord } from '../../records.js';
+import { newId } from '../../store.js';
 import { parseTimestamp } from '../../timestamps.js';
 import { fireFileTransition } from './machine.js';
 import { uploadPartPath } from './serializer.js';

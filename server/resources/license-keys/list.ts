@@ -1,10 +1,11 @@
 /**
  * The customer portal's license key list: the session customer's keys, newest first.
- * @see shared/api-description.md, Endpoints (GET /v1/customer-portal/license-keys/)
+ * @see operationId customer_portal:license_keys:list
  */
 import type { FaultSet } from '../../faults.js';
 import { listRecords, type IndexCondition, type ListParams, type RecordPage, type SortCriterion } from '../../listing.js';
-import type { LicenseKeyRecord, Store } from '../../store.js';
+import type { LicenseKeyRecord } from '../../records.js';
+import type { Store } from '../../store.js';
 
 /** Default order: newest first, ties by id. */
 export const LICENSE_KEY_DEFAULT_SORTING: readonly SortCriterion[] = [{ key: 'created_at', descending: true }];

@@ -1,12 +1,13 @@
 /**
  * The license key state machine: a key is granted by a license_keys benefit and revoked when the
  * benefit is (for example when its customer is deleted). Revoking emits benefit_grant.revoked.
- * @see shared/api-description.md, License key (customer portal); Endpoints (DELETE /v1/customers/external/{external_id})
+ * @see spec/openapi.yaml, schema LicenseKey; spec/rules.yaml customers.delete_external.revokes_benefits
  */
 import { emitEvent, type MachineContext } from '../../events.js';
 import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import type { LicenseKeyRecord, LicenseKeyStatus } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
-import { nowTimestamp, type LicenseKeyRecord, type LicenseKeyStatus } from '../../store.js';
+import { nowTimestamp } from '../../store.js';
 
 /** Transitions of a license key. */
 export const LICENSE_KEY_TRANSITIONS = {

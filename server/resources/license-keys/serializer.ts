@@ -1,10 +1,10 @@
 /**
  * License keys as the customer portal answers them: `key` is the secret value (shown to its own
  * customer), `display_key` its masked form.
- * @see shared/api-description.md, License key (customer portal)
+ * @see spec/openapi.yaml, schema LicenseKey; spec/rules.yaml license_keys.display_key_masked
  */
+import type { LicenseKeyRecord } from '../../records.js';
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
-import type { LicenseKeyRecord } from '../../store.js';
 import { serializeCustomer } from '../customers/serializer.js';
 import type { Json } from '../products/serializer.js';
 
@@ -13,7 +13,7 @@ export function displayKey(key: string): string {
   return `****-${key.slice(-6)}`;
 }
 
-/** A license key with its customer. @see shared/api-description.md, License key (customer portal) */
+/** A license key with its customer. @see spec/openapi.yaml, schema LicenseKey */
 export function serializeLicenseKey(ctx: RenderContext, licenseKey: LicenseKeyRecord): Json {
   return {
     id: licenseKey.id,

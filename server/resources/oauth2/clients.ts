@@ -1,12 +1,13 @@
 /**
  * OAuth 2.0 client authentication by client_secret_post (client_id and client_secret in the form
  * body), the secret compared in constant time; and the RFC 6749 error bodies of the token service.
- * @see RFC 6749 sections 2.3.1 and 5.2; shared/api-description.md, Authentication (client credentials in the form body)
+ * @see RFC 6749 sections 2.3.1 and 5.2; spec/rules.yaml auth.client_credentials (client credentials in the form body)
  */
 import { secretDigest, secretMatches } from '../../auth.js';
+import type { OAuthClientRecord } from '../../records.js';
 import type { Reply } from '../../replies.js';
 import { fail, ok, type Result } from '../../result.js';
-import type { OAuthClientRecord, Store } from '../../store.js';
+import type { Store } from '../../store.js';
 
 /** RFC 6749 section 5.2 error codes. */
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';

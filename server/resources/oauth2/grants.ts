@@ -11,9 +11,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { issueToken, ALL_SCOPES } from '../../auth.js';
 import type { HandlerContext } from '../../handler-types.js';
+import type { AuthorizationCodeRecord, OAuthClientRecord, OAuthSubject } from '../../records.js';
 import type { Reply } from '../../replies.js';
 import { fail, ok, type Result } from '../../result.js';
-import type { AuthorizationCodeRecord, OAuthClientRecord, OAuthSubject, Store } from '../../store.js';
+import type { Store } from '../../store.js';
 import { formatTimestamp } from '../../timestamps.js';
 import { NO_STORE, oauthError } from './clients.js';
 import { signIdToken } from './id-token.js';

@@ -1,7 +1,7 @@
 /**
  * Handlers of the OAuth 2.0 / OpenID Connect token service. Both take form-encoded bodies with the
  * client's credentials (client_secret_post) and answer RFC 6749 errors (400, or 401 invalid_client).
- * @see shared/api-description.md, Endpoints (POST /v1/oauth2/token, POST /v1/oauth2/introspect); RFC 6749; RFC 7662
+ * @see operationIds oauth2:token, oauth2:introspect; RFC 6749; RFC 7662
  */
 import type { OperationHandler } from '../../handler-types.js';
 import { authenticateClient, oauthError } from './clients.js';

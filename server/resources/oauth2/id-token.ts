@@ -5,7 +5,7 @@
  */
 import type { HandlerContext } from '../../handler-types.js';
 import { ID_TOKEN_ALGORITHM } from '../../keys.js';
-import type { OAuthClientRecord, OAuthSubject } from '../../store.js';
+import type { OAuthClientRecord, OAuthSubject } from '../../records.js';
 
 /**
  * Signs an ID token: iss (the base URL), sub, aud (client_id), iat, exp, auth_time, sub_type and,

@@ -2,12 +2,12 @@
  * Token introspection. A client learns about the tokens issued to it: an active access or refresh
  * token gives its claims; any other token (unknown, expired, revoked, or issued to another client
  * or outside OAuth, such as the demo tokens and portal sessions) gives only `{active: false}`.
- * @see RFC 7662 sections 2.2 and 4; shared/api-description.md, Authentication (introspection)
+ * @see RFC 7662 sections 2.2 and 4; spec/rules.yaml oauth2.introspection
  */
 import { findToken, isTokenActive } from '../../auth.js';
 import type { HandlerContext } from '../../handler-types.js';
+import type { OAuthClientRecord } from '../../records.js';
 import type { Reply } from '../../replies.js';
-import type { OAuthClientRecord } from '../../store.js';
 import { NO_STORE } from './clients.js';
 import { grantDigest } from './grants.js';
 

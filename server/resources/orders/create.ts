@@ -2,9 +2,10 @@
  * Building an order from a product: one item per price, amounts in cents computed the way the
  * API names them (subtotal, discount, net, tax, total). Pure: the caller inserts the record and
  * fires the creation events through the order machine.
- * @see shared/api-description.md, Order
+ * @see spec/openapi.yaml, schemas Order, OrderItem; spec/rules.yaml conventions.money_in_cents
  */
-import type { AddressRecord, DiscountRecord, OrderRecord, PriceRecord, ProductRecord, Store } from '../../store.js';
+import type { AddressRecord, DiscountRecord, OrderRecord, PriceRecord, ProductRecord } from '../../records.js';
+import type { Store } from '../../store.js';
 import { sortAmount } from '../products/list.js';
 
 /** Cents per seat of a seat-based price (the demo data's subscriptions use the same figure). */

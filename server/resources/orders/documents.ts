@@ -3,7 +3,8 @@
  * orders:get_invoice answer (`GET /__receipts/<order id>.pdf?expires=...&signature=...`, not part
  * of the API): 200 `application/pdf`; 403 for a bad or expired signature; 404 when the order or
  * the document does not exist.
- * @see shared/api-description.md, Endpoints (GET /v1/orders/{id}/receipt: presigned URL to the receipt PDF)
+ * @see operationIds orders:get_receipt, orders:get_invoice
+ * @see spec/rules.yaml orders.receipt_presigned_url (presigned URL to the receipt PDF)
  */
 import type { MachineContext } from '../../events.js';
 import type { ServerKeys } from '../../keys.js';

@@ -1,6 +1,6 @@
 /**
  * Handlers of the order operations of an organization's token.
- * @see shared/api-description.md, Endpoints (GET /v1/orders/{id}/receipt; invoices and order update)
+ * @see operationIds orders:get_receipt, orders:generate_invoice, orders:get_invoice, orders:update
  */
 import type { OperationHandler } from '../../handler-types.js';
 import { findOwned, notFound } from '../../tenancy.js';

@@ -3,14 +3,16 @@
  * once it has been generated explicitly (never when the order is created), and only for a paid
  * order. Billing name and address can change until the invoice is generated. Both documents are
  * PDFs the reference serves itself behind presigned URLs valid for an hour.
- * @see shared/api-description.md, Endpoints (receipt; invoices, from the change history); Versioning (2025-06-02)
+ * @see operationIds orders:get_receipt, orders:generate_invoice, orders:get_invoice (change history, 2025-06-02)
+ * @see spec/rules.yaml orders.invoice_generated_explicitly, orders.billing_details_before_invoice, orders.receipt_presigned_url
  */
 import type { MachineContext } from '../../events.js';
 import type { FaultSet } from '../../faults.js';
 import type { ServerKeys } from '../../keys.js';
+import type { AddressRecord, OrderRecord } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
 import { presignUrl } from '../../signed-urls.js';
-import { nowTimestamp, type AddressRecord, type OrderRecord } from '../../store.js';
+import { nowTimestamp } from '../../store.js';
 import { renderPdf } from './pdf.js';
 
 /** How long a receipt or invoice URL works, in milliseconds. */
@@ -56,7 +58,10 @@ export function documentUrl(ctx: MachineContext & { keys: ServerKeys; baseUrl: s
   return ok(presignUrl(ctx.keys.urlSigning, ctx.baseUrl, 'GET', documentPath(kind, order.id), expiresAtMs));
 }
 
-/** The billing fields an order update may change; an absent field stays as it is. @see shared/api-description.md, Endpoints (PATCH /v1/orders/{id}) */
+/**
+ * The billing fields an order update may change; an absent field stays as it is.
+ * @see operationId orders:update; spec/openapi.yaml, schema OrderBillingUpdate
+ */
 export interface BillingUpdate {
   billing_name?: string | null;
   billing_address?: Partial<AddressRecord> | null;

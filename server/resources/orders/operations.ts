@@ -8,11 +8,12 @@
  * billing name and address (422 MissingInvoiceBillingDetails); the invoice is 404 until generated;
  * billing details change until the invoice is generated, then 422.
  * @see docs/platform.md (invoices)
- * @see shared/api-description.md, Endpoints (receipt; invoices and order update, from the change history)
+ * @see operationIds orders:get_receipt, orders:update, orders:generate_invoice, orders:get_invoice (from the change history)
+ *   and their customer_portal:orders:* twins
  */
 import type { HandlerContext } from '../../handler-types.js';
+import type { OrderRecord } from '../../records.js';
 import { errorReply, validationReply, type Reply } from '../../replies.js';
-import type { OrderRecord } from '../../store.js';
 import { addressFields, documentUrl, generateInvoice, hasInvoice, updateBilling, type BillingUpdate } from './invoices.js';
 import { serializeCustomerOrder, serializeOrder } from './serializer.js';
 

@@ -4,10 +4,11 @@
  * (amount = net_amount, product_price_id, product_price), and, where the description says "Order
  * record fields beyond the ones named above: not shown", every field of the platform's `Order`
  * (organization API) and `CustomerOrder` (customer portal) schemas.
- * @see shared/api-description.md, Order; Versioning (2025-03-14, 2025-03-20); docs/platform.md (orders)
+ * @see spec/openapi.yaml, schema Order; docs/platform.md (orders)
+ * @see spec/rules.yaml orders.paid_flag, deprecations.order_items, deprecations.order_net_amount (2025-03-14, 2025-03-20)
  */
+import type { OrderRecord, OrganizationRecord, SubscriptionRecord } from '../../records.js';
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
-import type { OrderRecord, OrganizationRecord, SubscriptionRecord } from '../../store.js';
 import { serializeCustomer } from '../customers/serializer.js';
 import { serializePrice, serializeProduct, type Json } from '../products/serializer.js';
 import { serializeDiscount, serializeSubscription } from '../subscriptions/serializer.js';
@@ -91,7 +92,8 @@ function orderSubscription(ctx: RenderContext, subscription: SubscriptionRecord 
 /**
  * An order as the organization API answers it, with its items, customer, product, discount and
  * subscription resolved (the platform's `Order`); the organization it belongs to is shown too.
- * @see shared/api-description.md, Order
+ * @see spec/openapi.yaml, schema Order; the platform's public OpenAPI document (Polar API 2026-10), schema Order
+ *   (copy: spec/platform/2026-10.json)
  */
 export function serializeOrder(ctx: RenderContext, order: OrderRecord): Json {
   const { store } = ctx;
@@ -131,7 +133,8 @@ function customerOrganization(ctx: RenderContext, organization: OrganizationReco
 /**
  * An order as the customer portal answers it (the platform's `CustomerOrder`): the order's own
  * fields, its product with the organization, and its subscription; no customer, metadata or fees.
- * @see shared/api-description.md, Order; Endpoints (customer portal orders)
+ * @see spec/openapi.yaml, schema Order; the customer_portal:orders:* operations
+ * @see the platform's public OpenAPI document (Polar API 2026-10), schema CustomerOrder (copy: spec/platform/2026-10.json)
  */
 export function serializeCustomerOrder(ctx: RenderContext, order: OrderRecord): Json {
   const { store } = ctx;

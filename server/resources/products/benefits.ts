@@ -3,11 +3,12 @@
  * does not matter (the product keeps the order of first appearance), so the same request twice
  * leaves the same product. Every benefit must exist, not be deleted, and belong to the product's
  * organization; otherwise nothing changes.
- * @see shared/api-description.md, Endpoints (POST /v1/products/{id}/benefits)
+ * @see operationId products:update_benefits; spec/rules.yaml products.benefits_replaced, products.benefits_same_organization
  */
 import { emitEvent, type MachineContext } from '../../events.js';
+import type { ProductRecord } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
-import { nowTimestamp, type ProductRecord } from '../../store.js';
+import { nowTimestamp } from '../../store.js';
 import { serializeProduct } from './serializer.js';
 
 /** A benefit id of the body that the product cannot grant, by its index in the body. */

@@ -1,11 +1,11 @@
 /**
  * Handlers of the product operations.
- * @see shared/api-description.md, Endpoints (GET /v1/products/; POST /v1/products/{id}/benefits)
+ * @see operationIds products:list, products:update_benefits
  */
 import type { OperationHandler } from '../../handler-types.js';
 import { listParamsOf, serializedListReply } from '../../listing.js';
+import type { ProductRecord, ProductVisibility } from '../../records.js';
 import { validationReply } from '../../replies.js';
-import type { ProductRecord, ProductVisibility } from '../../store.js';
 import { findOwned, notFound } from '../../tenancy.js';
 import { replaceBenefits } from './benefits.js';
 import { listProducts, type ProductFilter } from './list.js';

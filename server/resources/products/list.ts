@@ -1,10 +1,11 @@
 /**
  * The product list: filters, sort keys and default order.
- * @see shared/api-description.md, Endpoints (GET /v1/products/, List filters)
+ * @see operationId products:list; spec/rules.yaml lists.filters.products, lists.filters.products.recurring, lists.sorting
  */
 import type { FaultSet } from '../../faults.js';
 import { listRecords, matchesMetadata, visibleOrganizations, type IndexCondition, type ListParams, type RecordPage, type SortCriterion, type SortKeys } from '../../listing.js';
-import type { PriceRecord, ProductRecord, ProductVisibility, Store } from '../../store.js';
+import type { PriceRecord, ProductRecord, ProductVisibility } from '../../records.js';
+import type { Store } from '../../store.js';
 
 /** Filters of the product list; an absent field does not filter. Id and enum lists match any of their values. */
 export interface ProductFilter {

@@ -1,10 +1,11 @@
 /**
  * Products and what they embed (prices, benefits, media files, custom fields) as the API answers them.
- * @see shared/api-description.md, Product; Price; Benefit; ProductMediaFile; AttachedCustomField and CustomField
+ * @see spec/openapi.yaml, schemas Product, Price, Benefit, ProductMediaFile, AttachedCustomField and CustomField
  */
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
 import { benefitProperties, priceAmountFields } from '../platform-fields.js';
-import { isProductDeletable, type BenefitRecord, type CustomFieldRecord, type MediaRecord, type PriceRecord, type ProductRecord } from '../../store.js';
+import type { BenefitRecord, CustomFieldRecord, MediaRecord, PriceRecord, ProductRecord } from '../../records.js';
+import { isProductDeletable } from '../../store.js';
 
 /** A JSON object as it goes on the wire. */
 export type Json = Record<string, unknown>;
@@ -14,7 +15,7 @@ const LEGACY_FIELDS = ['type', 'recurring_interval', 'legacy', 'price_amount', '
 /**
  * A price: the common fields, then the legacy and amount fields it has, then the amount fields of
  * its type that the description does not show and the platform requires (platform-fields.ts).
- * @see shared/api-description.md, Price; docs/platform.md (prices)
+ * @see spec/openapi.yaml, schema Price; docs/platform.md (prices)
  */
 export function serializePrice(ctx: RenderContext, price: PriceRecord): Json {
   const body: Json = {
@@ -32,7 +33,10 @@ export function serializePrice(ctx: RenderContext, price: PriceRecord): Json {
   return Object.assign(body, priceAmountFields(ctx.store, price));
 }
 
-/** A benefit; its properties complete for its type as the platform has them. @see shared/api-description.md, Benefit; docs/platform.md (benefits) */
+/**
+ * A benefit; its properties complete for its type as the platform has them.
+ * @see spec/openapi.yaml, schema Benefit; docs/platform.md (benefits)
+ */
 export function serializeBenefit(ctx: RenderContext, benefit: BenefitRecord): Json {
   return {
     id: benefit.id,
@@ -58,7 +62,7 @@ export function readableSize(bytes: number): string {
   return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 }
 
-/** A product media file. @see shared/api-description.md, ProductMediaFile */
+/** A product media file. @see spec/openapi.yaml, schema ProductMediaFile */
 export function serializeMedia(ctx: RenderContext, media: MediaRecord): Json {
   return {
     id: media.id,
@@ -81,7 +85,7 @@ export function serializeMedia(ctx: RenderContext, media: MediaRecord): Json {
   };
 }
 
-/** A custom field. @see shared/api-description.md, AttachedCustomField and CustomField */
+/** A custom field. @see spec/openapi.yaml, schemas AttachedCustomField and CustomField */
 export function serializeCustomField(ctx: RenderContext, field: CustomFieldRecord): Json {
   return {
     created_at: ts(ctx, field.created_at),
@@ -106,7 +110,7 @@ export interface ProductSerializeOptions {
  * A product with its prices, benefits, media files and attached custom fields resolved;
  * is_deletable is present in API version 2026-10 only (and in 2026-04 under the
  * `is_deletable_in_2026_04` fault).
- * @see shared/api-description.md, Product
+ * @see spec/openapi.yaml, schema Product; spec/rules.yaml versioning.is_deletable
  */
 export function serializeProduct(ctx: RenderContext, product: ProductRecord, options: ProductSerializeOptions = {}): Json {
   const { store } = ctx;

@@ -5,11 +5,12 @@
  * grow, which emits order.updated and order.refunded through the order machine.
  * Amounts follow the demo data's refunds: `amount` is a part of the order's net amount, and
  * `tax_amount` the same share of its tax (the last refund takes what is left of both).
- * @see shared/api-description.md, Refund; States and transitions (Order (any): refund, partial or full); Events (order.updated)
+ * @see spec/openapi.yaml, schema Refund; spec/rules.yaml orders.refund_emits_updated, events.order_updated
  */
 import { emitEvent, type MachineContext } from '../../events.js';
+import type { OrderRecord, RefundRecord } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
-import { newId, nowTimestamp, type OrderRecord, type RefundRecord } from '../../store.js';
+import { newId, nowTimestamp } from '../../store.js';
 import { recordOrderRefund } from '../orders/machine.js';
 import { serializeRefund } from './serializer.js';
 

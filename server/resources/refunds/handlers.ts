@@ -1,6 +1,6 @@
 /**
  * Handlers of the refund operations.
- * @see shared/api-description.md, Endpoints (GET /v1/refunds/)
+ * @see operationId refunds:list
  */
 import type { OperationHandler } from '../../handler-types.js';
 import { listParamsOf, serializedListReply } from '../../listing.js';

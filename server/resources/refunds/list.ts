@@ -2,11 +2,12 @@
  * The refund list: filters, sort keys and default order.
  * `succeeded=true` keeps refunds whose status is `succeeded`, `false` every other status (pending,
  * failed, canceled): the API description names the filter without its semantics.
- * @see shared/api-description.md, Endpoints (GET /v1/refunds/, List filters)
+ * @see operationId refunds:list; spec/rules.yaml lists.filters.refunds, lists.filters.refunds.external_customer_and_succeeded
  */
 import type { FaultSet } from '../../faults.js';
 import { listRecords, visibleOrganizations, type IndexCondition, type ListParams, type RecordPage, type SortCriterion, type SortKeys } from '../../listing.js';
-import type { RefundRecord, Store } from '../../store.js';
+import type { RefundRecord } from '../../records.js';
+import type { Store } from '../../store.js';
 
 /** Filters of the refund list; an absent field does not filter; lists match any of their values. */
 export interface RefundFilter {

@@ -1,12 +1,12 @@
 /**
  * Refunds, with the dispute they settle, as the API answers them.
- * @see shared/api-description.md, Refund; Dispute
+ * @see spec/openapi.yaml, schemas Refund, Dispute
  */
+import type { DisputeRecord, RefundRecord } from '../../records.js';
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
-import type { DisputeRecord, RefundRecord } from '../../store.js';
 import type { Json } from '../products/serializer.js';
 
-/** A dispute. @see shared/api-description.md, Refund (Dispute) */
+/** A dispute. @see spec/openapi.yaml, schema Dispute */
 export function serializeDispute(ctx: RenderContext, dispute: DisputeRecord): Json {
   return {
     created_at: ts(ctx, dispute.created_at),
@@ -26,7 +26,7 @@ export function serializeDispute(ctx: RenderContext, dispute: DisputeRecord): Js
   };
 }
 
-/** A refund; `dispute` is null when it settles none. @see shared/api-description.md, Refund */
+/** A refund; `dispute` is null when it settles none. @see spec/openapi.yaml, schema Refund */
 export function serializeRefund(ctx: RenderContext, refund: RefundRecord): Json {
   return {
     created_at: ts(ctx, refund.created_at),

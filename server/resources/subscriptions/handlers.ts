@@ -1,10 +1,10 @@
 /**
  * Handlers of the subscription operations.
- * @see shared/api-description.md, Endpoints (GET /v1/subscriptions/)
+ * @see operationId subscriptions:list
  */
 import type { OperationHandler } from '../../handler-types.js';
 import { listParamsOf, serializedListReply } from '../../listing.js';
-import type { CancellationReason, SubscriptionRecord, SubscriptionStatus } from '../../store.js';
+import type { CancellationReason, SubscriptionRecord, SubscriptionStatus } from '../../records.js';
 import { findOwned, notFound } from '../../tenancy.js';
 import { listSubscriptions, type SubscriptionFilter } from './list.js';
 import { serializeSubscription } from './serializer.js';

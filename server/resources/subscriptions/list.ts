@@ -1,10 +1,11 @@
 /**
  * The subscription list: filters, sort keys and default order.
- * @see shared/api-description.md, Endpoints (GET /v1/subscriptions/, List filters)
+ * @see operationId subscriptions:list; spec/rules.yaml lists.filters.subscriptions, lists.filters.subscriptions.dates, lists.sorting
  */
 import type { FaultSet } from '../../faults.js';
 import { listRecords, matchesMetadata, visibleOrganizations, type IndexCondition, type ListParams, type RecordPage, type SortCriterion, type SortKeys } from '../../listing.js';
-import type { CancellationReason, Store, SubscriptionRecord, SubscriptionStatus } from '../../store.js';
+import type { CancellationReason, SubscriptionRecord, SubscriptionStatus } from '../../records.js';
+import type { Store } from '../../store.js';
 import { parseTimestamp } from '../../timestamps.js';
 
 /** Filters of the subscription list; an absent field does not filter. Lists match any of their values; date bounds are inclusive. */

@@ -1,12 +1,14 @@
 /**
  * The subscription state machine, as far as the reference changes subscriptions: an immediate
  * cancellation (when its customer is deleted) ends every subscription that has not ended yet.
- * @see shared/api-description.md, Subscription; Endpoints (DELETE /v1/customers/external/{external_id}: cancels active subscriptions immediately)
+ * @see spec/openapi.yaml, schema Subscription; operationId customers:delete_external
+ * @see spec/rules.yaml customers.delete_external.cancels_subscriptions (cancels active subscriptions immediately)
  */
 import { emitEvent, type MachineContext } from '../../events.js';
 import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import type { SubscriptionRecord, SubscriptionStatus } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
-import { nowTimestamp, type SubscriptionRecord, type SubscriptionStatus } from '../../store.js';
+import { nowTimestamp } from '../../store.js';
 import { serializeSubscription } from './serializer.js';
 
 /** Transitions of a subscription. `cancel_now` starts from every status that has not ended. */

@@ -1,13 +1,13 @@
 /**
  * Subscriptions and what they embed (customer, product, discount, prices, meters) as the API answers them.
- * @see shared/api-description.md, Subscription; Customer
+ * @see spec/openapi.yaml, schemas Subscription, Customer; spec/rules.yaml references.embedded_consistent
  */
+import type { DiscountRecord, MeterRecord, SubscriptionRecord } from '../../records.js';
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
-import type { DiscountRecord, MeterRecord, SubscriptionRecord } from '../../store.js';
 import { serializeCustomer } from '../customers/serializer.js';
 import { serializePrice, serializeProduct, type Json } from '../products/serializer.js';
 
-/** A discount (its internal product restriction is not shown). @see shared/api-description.md, Subscription (Discount) */
+/** A discount (its internal product restriction is not shown). @see spec/openapi.yaml, schema Discount */
 export function serializeDiscount(ctx: RenderContext, discount: DiscountRecord): Json {
   return {
     duration: discount.duration,
@@ -29,7 +29,7 @@ export function serializeDiscount(ctx: RenderContext, discount: DiscountRecord):
   };
 }
 
-/** A meter. @see shared/api-description.md, Subscription (Meter) */
+/** A meter. @see spec/openapi.yaml, schema Meter */
 export function serializeMeter(ctx: RenderContext, meter: MeterRecord): Json {
   return {
     metadata: { ...meter.metadata },
@@ -60,7 +60,7 @@ function embeddedProduct(ctx: RenderContext, subscription: SubscriptionRecord): 
   return { ...product, recurring_interval: null, recurring_interval_count: null, is_recurring: false };
 }
 
-/** A subscription with its customer, product, discount, prices and meters resolved. @see shared/api-description.md, Subscription */
+/** A subscription with its customer, product, discount, prices and meters resolved. @see spec/openapi.yaml, schema Subscription */
 export function serializeSubscription(ctx: RenderContext, subscription: SubscriptionRecord): Json {
   const { store } = ctx;
   const discount = subscription.discount_id === null ? undefined : store.discounts.get(subscription.discount_id);

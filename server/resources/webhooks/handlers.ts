@@ -1,10 +1,10 @@
 /**
  * Handlers of the webhook endpoint operations.
- * @see shared/api-description.md, Endpoints (GET /v1/webhooks/endpoints)
+ * @see operationId webhooks:list_endpoints
  */
 import type { OperationHandler } from '../../handler-types.js';
 import { listParamsOf, listRecords, serializedListReply, visibleOrganizations } from '../../listing.js';
-import type { WebhookEndpointRecord } from '../../store.js';
+import type { WebhookEndpointRecord } from '../../records.js';
 import { serializeWebhookEndpoint } from './serializer.js';
 
 /** `webhooks:list_endpoints`: a page of the caller's webhook endpoints, newest first (200 `{items, pagination}`). */

@@ -1,12 +1,12 @@
 /**
  * Webhook endpoints as the API answers them, signing secret included.
- * @see shared/api-description.md, Webhook endpoint
+ * @see spec/openapi.yaml, schema WebhookEndpoint
  */
+import type { WebhookEndpointRecord } from '../../records.js';
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
-import type { WebhookEndpointRecord } from '../../store.js';
 import type { Json } from '../products/serializer.js';
 
-/** A webhook endpoint. @see shared/api-description.md, Webhook endpoint */
+/** A webhook endpoint. @see spec/openapi.yaml, schema WebhookEndpoint */
 export function serializeWebhookEndpoint(ctx: RenderContext, endpoint: WebhookEndpointRecord): Json {
   return {
     created_at: ts(ctx, endpoint.created_at),

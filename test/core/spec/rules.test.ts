@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CHECKS, CHECK_IDS } from '../../../checks/index.js';
-import { SCENARIO_IDS } from '../../../engine/stateful/scenarios.js';
+import { SCENARIO_IDS } from '../../../engine/stateful/registry.js';
 import { API_DESCRIPTION_SECTIONS, DESIGN_SECTION_PREFIX, loadRules, ruleStatus, unknownEnforcers } from '../../../core/spec/rules.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -29,7 +29,7 @@ describe('spec/rules.yaml', () => {
     expect(ids.size).toBe(rules.length);
   });
 
-  test('every enforced_by names a check of checks/index.ts, a stateful scenario of engine/stateful/scenarios.ts or suite:<name> of suites/', () => {
+  test('every enforced_by names a check of checks/index.ts, a stateful scenario of engine/stateful/registry.ts or suite:<name> of suites/', () => {
     expect(unknownEnforcers(rules, [...CHECK_IDS, ...SCENARIO_IDS], SUITE_NAMES)).toEqual([]);
   });
 

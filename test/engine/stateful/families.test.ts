@@ -3,7 +3,7 @@
 // readable shrunk command list that names the faulted command and replays from its seed and path.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FAMILIES } from '../../../engine/stateful/families.js';
-import type { FamilyId } from '../../../engine/stateful/index.js';
+import type { FamilyId } from '../../../engine/stateful/registry.js';
 import type { CommandEnv } from '../../../engine/stateful/real.js';
 import { runFamily } from '../../../engine/stateful/run-family.js';
 import { guardAdapter } from '../../../engine/adapters/load.js';
@@ -88,12 +88,12 @@ describe('against a faulted reference', () => {
 
 describe('a target that cannot run a family', () => {
   test.each([
-    ['a read-only run', { readOnly: true }, 'orders', 'read-only run: the commands change state'],
-    ['no adapter', { adapter: false }, 'orders', 'needs adapter capability createOrder (no adapter: pass --adapter FILE)'],
-  ] as const)('%s: skipped with the reason', async (_name, options, id, reason) => {
+    ['a read-only run', { readOnly: true }, 'orders', 'read-only run: the commands change state', 'option'],
+    ['no adapter', { adapter: false }, 'orders', 'needs adapter capability createOrder (no adapter: pass --adapter FILE)', 'adapter'],
+  ] as const)('%s: skipped with the reason', async (_name, options, id, reason, kind) => {
     const reference = await referenceEnv([], options);
     try {
-      expect(await runFamily({ family: FAMILIES[id], env: reference.env, runSeed: SEED, numRuns: 1 })).toMatchObject({ status: 'skipped', skipReason: reason, runs: 0 });
+      expect(await runFamily({ family: FAMILIES[id], env: reference.env, runSeed: SEED, numRuns: 1 })).toMatchObject({ status: 'skipped', skip: { reason, kind }, runs: 0 });
     } finally {
       await reference.close();
     }

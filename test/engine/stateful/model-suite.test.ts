@@ -3,7 +3,7 @@
 // the seed and the path, and `--seed N --path P` replays that sequence.
 import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { MODEL_CHECK_IDS, MODEL_FAMILIES } from '../../../engine/stateful/index.js';
+import { MODEL_CHECK_IDS, MODEL_FAMILIES } from '../../../engine/stateful/registry.js';
 import { runConformance } from '../../../cli/run.js';
 
 const SEED = 20261122;

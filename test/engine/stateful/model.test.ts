@@ -1,5 +1,6 @@
 // The model of the model-based suites: built on the reference's transition tables, judging only
-// what the API description states; and the model paths a failure prints.
+// what the API description states; and the commands the orders and seats families draw. The model
+// paths a failure prints: test/engine/stateful/run-family.test.ts.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ordersFamily } from '../../../engine/stateful/orders.js';
@@ -21,7 +22,6 @@ import {
   type SeatModel,
 } from '../../../engine/stateful/model.js';
 import type { CommandEnv } from '../../../engine/stateful/real.js';
-import { formatModelPath, parseModelPath, sequencesFor, shrinkNote } from '../../../engine/stateful/run-family.js';
 import { ORDER_TRANSITIONS } from '../../../server/resources/orders/machine.js';
 import { SEAT_TRANSITIONS } from '../../../server/resources/customer-seats/machine.js';
 
@@ -113,25 +113,6 @@ describe('files', () => {
 test('pick takes an index modulo the list, and nothing from an empty one', () => {
   expect(pick(['a', 'b'], 3)).toBe('b');
   expect(pick([], 3)).toBeUndefined();
-});
-
-describe('model paths', () => {
-  test.each([
-    ['3:1:0@CB:A', { counterexamplePath: '3:1:0', replayPath: 'CB:A' }],
-    ['0@:', { counterexamplePath: '0', replayPath: ':' }],
-  ])('%s reads back as written', (text, path) => {
-    expect(parseModelPath(text)).toEqual(path);
-    expect(formatModelPath(path)).toBe(text);
-  });
-  test.each(['3:1:0', 'a@B:C', '1@B:C@D', '1@BC'])('%s is refused as a harness error', (text) => {
-    expect(() => parseModelPath(text)).toThrow(expect.objectContaining({ code: 'CNF_ERR_CONFIG_INVALID' }));
-  });
-  test('shrinking is said in steps, and not at all without any', () => {
-    expect([shrinkNote(0), shrinkNote(1), shrinkNote(4)]).toEqual(['', ' in 1 step', ' in 4 steps']);
-  });
-  test('a run of 50 cases draws 10 sequences, 15 cases 3, never more than a family allows', () => {
-    expect([sequencesFor({}, 50), sequencesFor({}, 15), sequencesFor({}, 1), sequencesFor({ maxSequences: 5 }, 50)]).toEqual([10, 3, 1, 5]);
-  });
 });
 
 describe('command arbitraries', () => {

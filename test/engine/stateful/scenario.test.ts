@@ -2,7 +2,7 @@
 // skipped, a stop, a harness error), and what its failures carry (steps, reproducer, secrets hidden).
 import { JudgedCells } from '../../../engine/judge.js';
 import { describe, expect, test } from 'vitest';
-import { scenario } from '../../../engine/stateful/scenarios.js';
+import { scenario } from '../../../engine/stateful/registry.js';
 import { type TargetAdapter } from '../../../core/adapter.js';
 import { guardAdapter } from '../../../engine/adapters/load.js';
 import type { Client } from '../../../engine/client.js';
@@ -10,6 +10,8 @@ import type { Target } from '../../../core/target.js';
 import type { Exchange } from '../../../core/types.js';
 import { BUNDLED_ROUTES, loadSpec } from '../../../core/spec/load.js';
 import { documentOperationIds, runScenario, whyNot, type StatefulSuite } from '../../../engine/stateful/scenario.js';
+import type { NotRunnable } from '../../../engine/stateful/runnable.js';
+import type { SkipKind } from '../../../core/types.js';
 
 const spec = await loadSpec();
 const TARGET: Target = {
@@ -35,16 +37,21 @@ function suiteOf(overrides: Partial<Target> = {}, adapter: TargetAdapter | null 
   return { run: { target, specFile: spec.file, seed: 7, runs: 1 }, spec, target, client, adapter: adapter ?? undefined, clientFor: () => client, judged: new JudgedCells(spec), stepsFrom: () => {} };
 }
 
+/** The reason a scenario does not run, whether not applicable or skipped. */
+const reasonOf = (not: NotRunnable | undefined) => (not?.status === 'skipped' ? not.skip.reason : not?.reason);
+
 describe('whyNot', () => {
-  test.each<[string, Partial<Target>, TargetAdapter | null, string, string | undefined]>([
-    ['a read-only run', { readOnly: true }, ALL, 'receipt_fetchable', 'read-only run: the scenario changes state'],
-    ['no adapter', {}, null, 'order_paid_transition', 'needs adapter capability createOrder (no adapter: pass --adapter FILE)'],
-    ['a missing role', { roles: {} }, ALL, 'receipt_fetchable', 'needs role admin'],
-    ['a missing fixture', { fixtures: {} }, ALL, 'receipt_fetchable', 'needs fixture order_id'],
-    ['a webhook scenario against a remote host', { baseUrl: 'https://api.example.com' }, ALL, 'webhook_signed', 'needs a target on this machine: the webhook receiver listens on 127.0.0.1'],
-    ['everything there', {}, ALL, 'webhook_signed', undefined],
-  ])('%s', (_name, overrides, adapter, id, reason) => {
-    expect(whyNot(suiteOf(overrides, adapter), scenario(id))).toBe(reason);
+  test.each<[string, Partial<Target>, TargetAdapter | null, string, string | undefined, SkipKind | undefined]>([
+    ['a read-only run', { readOnly: true }, ALL, 'receipt_fetchable', 'read-only run: the scenario changes state', 'option'],
+    ['no adapter', {}, null, 'order_paid_transition', 'needs adapter capability createOrder (no adapter: pass --adapter FILE)', 'adapter'],
+    ['a missing role', { roles: {} }, ALL, 'receipt_fetchable', 'needs role admin', 'role'],
+    ['a missing fixture', { fixtures: {} }, ALL, 'receipt_fetchable', 'needs fixture order_id', 'fixture'],
+    ['a webhook scenario against a remote host', { baseUrl: 'https://api.example.com' }, ALL, 'webhook_signed', 'needs a target on this machine: the webhook receiver listens on 127.0.0.1', 'option'],
+    ['everything there', {}, ALL, 'webhook_signed', undefined, undefined],
+  ])('%s', (_name, overrides, adapter, id, reason, kind) => {
+    const not = whyNot(suiteOf(overrides, adapter), scenario(id));
+    expect(reasonOf(not)).toBe(reason);
+    expect(not?.status === 'skipped' ? not.skip.kind : undefined).toBe(kind);
   });
 });
 
@@ -55,7 +62,7 @@ describe('binding to a document', () => {
 
   test("on a document without the bundled API's rules every scenario is not applicable, whatever its operationIds", () => {
     const suite = { ...suiteOf(), spec: other };
-    expect(whyNot(suite, scenario('receipt_fetchable'))).toMatch(/^a scenario of the bundled API's rules \(spec\/rules.yaml\), not of this document/);
+    expect(whyNot(suite, scenario('receipt_fetchable'))).toMatchObject({ status: 'not_applicable', reason: expect.stringMatching(/^a scenario of the bundled API's rules \(spec\/rules.yaml\), not of this document/) });
   });
 
   test('a document that opts in finds the scenario operations by method and path pattern', () => {
@@ -64,7 +71,7 @@ describe('binding to a document', () => {
     expect(ids.has('x_orders:get_receipt')).toBe(true);
     expect(ids.has('webhooks:order_paid')).toBe(false);
     expect(whyNot({ ...suiteOf(), spec: renamed }, scenario('receipt_fetchable'))).toBeUndefined();
-    expect(whyNot({ ...suiteOf(), spec: renamed }, scenario('webhook_signed'))).toBe('the document has no operation webhooks:order_created');
+    expect(whyNot({ ...suiteOf(), spec: renamed }, scenario('webhook_signed'))).toEqual({ status: 'not_applicable', reason: 'the document has no operation webhooks:order_created' });
   });
 
   test('BUNDLED_ROUTES is the bundled document, operation by operation', () => {

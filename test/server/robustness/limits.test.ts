@@ -1,7 +1,7 @@
 // What a client can make the server hold: an upload body it would refuse is refused before it is
 // read, a body beyond its cap is not read past the cap, a 413 reaches fetch and undici (not an
 // EPIPE), and a connection that stops reading its answers is cut after the idle timeout.
-// @see server/connections.ts; issue 15, point 3
+// @see server/connections.ts; docs/reference-server.md (Limits on what a client can make the server hold)
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { request } from 'undici';

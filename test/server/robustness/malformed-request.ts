@@ -8,7 +8,7 @@
  * Values are plain data, so that a counterexample reads as what was sent; {@link materialize} turns
  * one into the request and says why the server must refuse it (a mutation that cannot leave the
  * request valid), or nothing when a documented success is also a right answer.
- * @see shared/design.md, Quality bars (Robustness)
+ * @see spec/rules.yaml robustness.no_server_error; docs/design.md (Reference server)
  */
 import { METHODS } from 'node:http';
 import fc from 'fast-check';

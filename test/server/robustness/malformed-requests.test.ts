@@ -1,7 +1,8 @@
 // The reference server answers any malformed request with a 4xx in the API's error format (or,
 // where the broken request is still valid, the documented success), never a 5xx, a crash or a hang;
 // the store is unchanged afterwards and no built-in prototype is polluted.
-// @see shared/design.md, Quality bars (Robustness); shared/api-description.md, Errors
+// @see spec/rules.yaml robustness.no_server_error; docs/design.md (Reference server; What the API requires that the
+// harness relies on: Errors)
 import net from 'node:net';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';

@@ -2,7 +2,7 @@
 // Content-Type on a request without a body, one value where an array is documented, various
 // Accept headers, HEAD, a list path without its trailing slash, keep-alive connections) is served
 // like the canonical request.
-// @see shared/design.md, Reference server; shared/api-description.md, Endpoints and Limits
+// @see docs/design.md (Reference server); spec/openapi.yaml (the operations); spec/rules.yaml lists.sorting, limits.page_size
 import net, { type AddressInfo } from 'node:net';
 import { Client, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * Helpers of the robustness tests: a deep snapshot of the reference server's store, the shapes of
  * the API's error bodies, and the keys of the built-in prototypes (to detect prototype pollution).
- * @see shared/design.md, Quality bars (Robustness); shared/api-description.md, Errors
+ * @see spec/rules.yaml robustness.no_server_error; docs/design.md (What the API requires that the harness relies on: Errors)
  */
 import type { Store } from '../../../server/store.js';
 
@@ -53,7 +53,7 @@ function isValidationEntry(entry: unknown): boolean {
  * The format of an error body: `{error: string, detail: string}` (401, 403, 404 and the
  * reference's own statuses), `{detail: [{loc, msg, type}]}` (422), or RFC 6749 `{error,
  * error_description?}` (the OAuth 2.0 endpoints); undefined for anything else.
- * @see shared/api-description.md, Errors; RFC 6749 section 5.2
+ * @see docs/design.md (What the API requires that the harness relies on: Errors); RFC 6749 section 5.2
  */
 export function errorBodyShape(body: unknown): ErrorBodyShape | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;

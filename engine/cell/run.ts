@@ -1,0 +1,103 @@
+/**
+ * Runs one cell of the operation x check matrix: a fast-check property over generated cases of
+ * the operation, each sent to the target and judged by the check; a failing case is shrunk and
+ * becomes a {@link Failure} with its reproducer. Cells of writes and bursts are handed to their
+ * own runners (./writes.ts, ./burst.ts).
+ * @see docs/decisions.md (Harness: "One test per operation x check", "Evidence by `needs`", "Five verdicts")
+ */
+import fc from 'fast-check';
+import type { CellMeta, Exchange, Failure, Finding } from '../../core/types.js';
+import { HarnessError } from '../../core/errors.js';
+import { SAFE_METHODS } from '../../core/operation-needs.js';
+import { needsRole } from '../../core/skips.js';
+import { boundaryExamples, queryCaseArbitrary } from '../../generators/query-case.js';
+import { negativeCaseArbitrary } from '../../generators/negative/index.js';
+import { requiredQuery } from '../../generators/parameter-value.js';
+import { missingRoles, notCallable, WRITE_NEEDS } from './skip.js';
+import { PROBES, roleOfNeeds, rolesQuery, testCase, type CaseInput } from './cases.js';
+import { gatherEvidence } from './evidence.js';
+import type { CellInput } from './input.js';
+import { judgeEvidence, notRun, observer, placeFindings } from './verdict.js';
+import { CREDENTIAL_PROBES, runWriteCell } from './writes.js';
+import { runBurstCell } from './burst.js';
+
+/**
+ * Runs the property of one check on one operation.
+ * @returns the cell: `not_applicable` with the reason when the check cannot apply to the
+ *   operation; `skipped` with the reason, its kind and the fix when the run lacks a role, fixture,
+ *   adapter or option; `failed` with the shrunk failure; `errored` when the harness itself failed
+ *   inside the cell (a check that threw, an adapter that refused): never thrown, so the run goes on
+ */
+export async function runCell(input: CellInput): Promise<CellMeta> {
+  const { operation, check } = input;
+  const cell: CellMeta = { operationId: operation.operationId, checkId: check.id, status: 'passed', cases: 0, failures: [] };
+  try {
+    return await judgeCell(input, cell);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      ...cell,
+      status: 'errored',
+      failures: [],
+      error: { code: typeof code === 'string' ? code : error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error) },
+    };
+  }
+}
+
+async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
+  const { spec, operation, check, target, client } = input;
+  const ctx = { spec, operation };
+  const applies = check.appliesTo?.(ctx) ?? true;
+  if (applies !== true) return notRun(cell, 'not_applicable', applies);
+  const role = roleOfNeeds(check, operation);
+  const callable = notCallable(operation, target, check.needs, input.writes);
+  if (callable) return notRun(cell, 'skipped', callable.reason, callable);
+  const [missing] = missingRoles(check, role, target);
+  if (missing) return notRun(cell, 'skipped', needsRole(missing, input.target).reason, needsRole(missing, input.target));
+  if (check.needs === 'burst') return runBurstCell(input, cell, role);
+  if (!SAFE_METHODS.has(operation.method) && input.writes && !input.writes.unavailable && (WRITE_NEEDS.has(check.needs) || CREDENTIAL_PROBES.has(check.needs))) {
+    return runWriteCell(input, cell, role);
+  }
+
+  const isWalk = check.needs === 'walk';
+  let inputs: fc.Arbitrary<CaseInput>;
+  let examples: [CaseInput][] = [];
+  if (check.needs === 'negative') {
+    const negatives = negativeCaseArbitrary(operation);
+    if (!negatives) return notRun(cell, 'not_applicable', 'no query parameter or body field whose schema rejects a value');
+    inputs = negatives.map((negative) => ({ query: negative.query, negative }));
+  } else if (PROBES.has(check.needs)) {
+    // A probe asks one thing (are these credentials refused?); varying the query would only let a
+    // correct target answer 422 first, which says nothing about the credentials.
+    inputs = fc.constant({ query: { ...requiredQuery(operation), ...(check.needs === 'roles' ? rolesQuery(operation) : {}) } });
+  } else {
+    const omit = isWalk ? ['page'] : check.needs === 'defaults' ? ['page', 'limit'] : [];
+    inputs = queryCaseArbitrary(operation, { harvest: input.harvest, omit }).map((query) => ({ query }));
+    examples = boundaryExamples(operation, { invalid: check.needs === 'exchange', page: !isWalk, ...(input.harvest ? { harvest: input.harvest } : {}) })
+      .filter((query) => check.needs !== 'defaults' || (query.page === undefined && query.limit === undefined))
+      .map((query) => [{ query }]);
+  }
+  let n = 0;
+  const observed = observer();
+  const evaluate = async (caseInput: CaseInput): Promise<{ findings: Finding[]; exchange: Exchange }> => {
+    const base = testCase(operation, target, caseInput, role, check.needs, n++);
+    cell.cases++;
+    const { exchange, history } = await gatherEvidence(client, operation, check, base);
+    [...history, exchange].forEach(observed.add);
+    return { findings: judgeEvidence(check, ctx, exchange, history), exchange };
+  };
+
+  const numRuns = PROBES.has(check.needs) ? 1 : isWalk ? Math.max(3, Math.round(input.runs / 10)) : input.runs;
+  const details = await fc.check(
+    fc.asyncProperty(inputs, async (caseInput) => (await evaluate(caseInput)).findings.length === 0),
+    { seed: input.seed, numRuns: numRuns + examples.length, examples },
+  );
+  cell.observed = observed.result();
+  if (!details.failed) return cell;
+  if (!details.counterexample) {
+    throw new HarnessError('CNF_ERR_RUNNER', `check ${check.id} threw on ${operation.operationId}: ${String(details.errorInstance)}`, { cause: details.errorInstance });
+  }
+  const [failing] = details.counterexample;
+  const { findings, exchange } = await evaluate(failing);
+  return placeFindings(input, cell, findings, exchange, details.counterexamplePath ?? undefined);
+}
