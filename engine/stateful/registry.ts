@@ -30,10 +30,8 @@ function lookup<T>(entries: readonly T[], idOf: (entry: T) => string, id: string
 
 // ---- scenarios
 
-/** One stateful scenario of the registry. */
-export interface Scenario {
-  /** snake_case, stable: the check id of its cell. */
-  id: string;
+/** What every entry of the registry says, scenario or model family. */
+export interface StatefulEntry {
   /** What it asserts, for people. */
   title: string;
   severity: Severity;
@@ -41,20 +39,26 @@ export interface Scenario {
   conformanceClass: ConformanceClass;
   /** The requirement level of the rules it enforces (`--fail-on`). */
   level: RequirementLevel;
-  /** The rule its failures cite (`Failure.rule`), an id of spec/rules.yaml. */
+  /** The rule its cell is listed under, an id of spec/rules.yaml (a scenario's failures cite it; a family's failures cite their own). */
   rule: string;
-  /** Every rule of spec/rules.yaml it enforces, `rule` first; each lists the scenario in `enforced_by`. */
+  /** Every rule of spec/rules.yaml it enforces, `rule` first; each lists it in `enforced_by`. */
   enforces: string[];
-  /** The operation under test (webhook events use the document's webhook operationIds). */
+  /** The operation its cell is reported under, the row of the matrix (webhook events use the document's webhook operationIds). */
   operationId: string;
-  /** The file of suites/stateful/ that runs it (`orders` for suites/stateful/orders.suite.ts). */
-  suite: string;
-  /** Adapter capabilities it cannot run without. */
+  /** Adapter capabilities it cannot run without (a family's commands may use others when the adapter has them). */
   capabilities: AdapterCapability[];
   /** Roles whose credentials it sends. */
   roles: Role[];
   /** Target fixtures it needs. */
   fixtures: string[];
+}
+
+/** One stateful scenario of the registry. */
+export interface Scenario extends StatefulEntry {
+  /** snake_case, stable: the check id of its cell. */
+  id: string;
+  /** The file of suites/stateful/ that runs it (`orders` for suites/stateful/orders.suite.ts). */
+  suite: string;
   /** Needs a target on this machine (a local webhook receiver must be reachable from it). */
   loopbackOnly?: boolean;
 }
@@ -474,26 +478,10 @@ export function scenario(id: string): Scenario {
 export type FamilyId = 'orders' | 'seats' | 'product-benefits' | 'customers' | 'files';
 
 /** What a family of model-based commands is and needs. */
-export interface FamilyInfo {
+export interface FamilyInfo extends StatefulEntry {
   id: FamilyId;
   /** The check id of its cell: `model_` and the id in snake_case; stable, never renamed. */
   checkId: string;
-  title: string;
-  severity: Severity;
-  /** The conformance class its verdicts count in (the reports' conformance statement). */
-  conformanceClass: ConformanceClass;
-  /** The requirement level of the rules it enforces (`--fail-on`). */
-  level: RequirementLevel;
-  /** The rule its cell is listed under (each failure cites its own), an id of spec/rules.yaml. */
-  rule: string;
-  /** Every rule of spec/rules.yaml its commands judge. */
-  enforces: string[];
-  /** The operation its cell is reported under (the row of the matrix). */
-  operationId: string;
-  /** Adapter capabilities it cannot run without; capabilities that only some commands use are optional. */
-  capabilities: AdapterCapability[];
-  roles: Role[];
-  fixtures: string[];
 }
 
 /** Every family, in report order. */
