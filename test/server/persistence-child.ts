@@ -4,7 +4,8 @@
  * until it is killed. A SIGTERM closes it as `conformance serve` does (the last changes committed,
  * the journal marked closed). With an IPC channel, the message `"snapshot"` is answered with the
  * live store as server/persistence.ts `snapshotStore` encodes it.
- * Usage: node --import tsx persistence-child.ts STATE_FILE [COMPACT_AFTER_BYTES] [FAULT,...]
+ * Usage: node --import tsx persistence-child.ts STATE_FILE [COMPACT_AFTER_BYTES] [FAULT,...] [webhooks]
+ * (`webhooks` delivers webhooks to the endpoints the test registers; off by default).
  */
 import { buildApp } from '../../server/app.js';
 import { snapshotStore } from '../../server/persistence.js';
@@ -12,10 +13,11 @@ import { snapshotStore } from '../../server/persistence.js';
 const file = process.argv[2]!;
 const compactAfter = Number(process.argv[3] ?? 0);
 const faults = (process.argv[4] ?? '').split(',').filter(Boolean);
+const webhooks = process.argv[5] === 'webhooks';
 const built = await buildApp({
   stateFile: file,
   rateLimit: false,
-  webhooks: { enabled: false },
+  webhooks: { enabled: webhooks },
   faults,
   ...(compactAfter > 0 ? { stateCompactAfterBytes: compactAfter } : {}),
 });

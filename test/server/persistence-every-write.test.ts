@@ -9,6 +9,8 @@
 // write_not_persisted (changes of orders never journaled) must make it fail.
 // @see docs/reference-server.md (State file); server/state-journal.ts
 import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,9 +33,16 @@ import { loadSpec } from '../../core/spec/load.js';
 const CHILD = fileURLToPath(new URL('./persistence-child.ts', import.meta.url));
 const spec = await loadSpec();
 const children = new Set<ChildProcess>();
+/** A webhook receiver that accepts every delivery. */
+const receiver = await (async () => {
+  const server = createServer((request, response) => request.resume().on('end', () => response.writeHead(204).end()));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+})();
 
-afterAll(() => {
+afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
+  await receiver.close();
 });
 
 interface Started {
@@ -44,7 +53,8 @@ interface Started {
 }
 
 async function start(file: string, faults: readonly string[]): Promise<Started> {
-  const { child, first } = await spawnUntilLine<Omit<Started, 'child'>>([CHILD, file, '0', faults.join(',')], 30_000, { ipc: true });
+  // Webhooks on: the deliveries the writes cause are changes of the store too (its delivery log).
+  const { child, first } = await spawnUntilLine<Omit<Started, 'child'>>([CHILD, file, '0', faults.join(','), 'webhooks'], 30_000, { ipc: true });
   children.add(child);
   return { child, ...first };
 }
@@ -82,7 +92,7 @@ function controlRoutes(): { posts: string[]; gets: string[] } {
 }
 
 /** How a control route is called: its path parameters and body, made on the target (setup calls go through the control API too). */
-type ControlRecipe = (call: (url: string, body?: unknown) => Promise<Record<string, unknown>>, fixtures: Record<string, string>) => Promise<{ params?: Record<string, string>; body: unknown }>;
+type ControlRecipe = (call: (url: string, body?: unknown) => Promise<Record<string, unknown>>, fixtures: Record<string, string>, receiver: string) => Promise<{ params?: Record<string, string>; body: unknown }>;
 
 const CONTROL_RECIPES: Readonly<Record<string, ControlRecipe>> = {
   '/__control/reset': async () => ({ body: {} }),
@@ -100,8 +110,9 @@ const CONTROL_RECIPES: Readonly<Record<string, ControlRecipe>> = {
   '/__control/license-keys': async (_call, fixtures) => ({ body: { customer_id: fixtures.customer_id } }),
   '/__control/seat-invitations': async () => ({ body: { email: 'kept@example.com' } }),
   '/__control/authorization-codes': async () => ({ body: {} }),
-  '/__control/webhook-endpoints': async () => ({ body: { url: 'http://127.0.0.1:9/kept', events: ['order.paid'] } }),
-  '/__control/webhook-endpoints/:id/enabled': async (call) => ({ params: { id: String((await call('/__control/webhook-endpoints', { url: 'http://127.0.0.1:9/off', events: ['order.paid'] })).id) }, body: { enabled: false } }),
+  // An endpoint of every order event, delivered to this test's receiver: the writes after it cause deliveries.
+  '/__control/webhook-endpoints': async (_call, _fixtures, receiver) => ({ body: { url: `${receiver}/kept`, events: ['order.created', 'order.updated', 'order.paid', 'order.refunded'] } }),
+  '/__control/webhook-endpoints/:id/enabled': async (call, _fixtures, receiver) => ({ params: { id: String((await call('/__control/webhook-endpoints', { url: `${receiver}/off`, events: ['order.paid'] })).id) }, body: { enabled: false } }),
   '/__control/webhook-deliveries/settle': async () => ({ body: { timeout_ms: 0 } }),
 };
 
@@ -159,7 +170,7 @@ async function writeEverything(started: Started): Promise<Acknowledged[]> {
     for (const route of [...posts].sort((a, b) => Number(b === '/__control/reset') - Number(a === '/__control/reset'))) {
       const recipe = CONTROL_RECIPES[route];
       expect(recipe, `the control route POST ${route} has a recipe in CONTROL_RECIPES`).toBeDefined();
-      const { params = {}, body } = await recipe!(call, started.fixtures);
+      const { params = {}, body } = await recipe!(call, started.fixtures, receiver.url);
       await call(route.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name]!)), body);
       acknowledged.push({ what: `POST ${route}` });
     }
@@ -218,7 +229,11 @@ async function restartAfterWrites(signal: 'SIGKILL' | 'SIGTERM', faults: readonl
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'cnf-every-write-')), 'state.json');
   const first = await start(file, faults);
   const acknowledged = await writeEverything(first);
+  // The deliveries the writes caused, done: they are part of the store compared.
+  const settled = await fetch(`${first.url}/__control/webhook-deliveries/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"timeout_ms":10000}' });
+  expect(settled.status).toBe(200);
   const before = await liveStore(first.child);
+  expect(before.data.deliveries, 'the writes caused webhook deliveries').not.toEqual([]);
   await stop(first.child, signal);
   const second = await start(file, faults);
   try {
