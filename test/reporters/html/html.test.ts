@@ -3,17 +3,17 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { KNOWN_EDGES } from '../../engine/stateful/transitions.js';
-import type { CellMeta } from '../../core/types.js';
-import { computeCoverage } from '../../engine/coverage.js';
-import type { Verdict } from '../../reporters/html/plan.js';
-import { HtmlReporter, renderHtml } from '../../reporters/html/report.js';
-import { escapeHtml } from '../../reporters/html/template.js';
-import { collectResults, finishResults, type RunResults } from '../../engine/results.js';
-import type { LoadedSpec } from '../../core/spec/load.js';
-import { cell, failure, INFO, skipped, stateful } from './fixtures/cells.js';
-import { moduleOf } from './fixtures/modules.js';
-import { loadCoverageSpec } from './fixtures/spec.js';
+import { KNOWN_EDGES } from '../../../engine/stateful/transitions.js';
+import type { CellMeta } from '../../../core/types.js';
+import { computeCoverage } from '../../../engine/coverage.js';
+import type { Verdict } from '../../../reporters/html/plan.js';
+import { HtmlReporter, renderHtml } from '../../../reporters/html/report.js';
+import { escapeHtml } from '../../../reporters/html/template.js';
+import { collectResults, finishResults, type RunResults } from '../../../engine/results.js';
+import type { LoadedSpec } from '../../../core/spec/load.js';
+import { cell, failure, INFO, skipped, stateful } from '../fixtures/cells.js';
+import { moduleOf } from '../fixtures/modules.js';
+import { loadCoverageSpec } from '../fixtures/spec.js';
 
 let spec: LoadedSpec;
 beforeAll(async () => {

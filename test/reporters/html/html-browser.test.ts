@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { CellMeta } from '../../core/types.js';
-import { computeCoverage } from '../../engine/coverage.js';
-import { renderHtml } from '../../reporters/html/report.js';
-import { cell, failure, INFO, skipped } from './fixtures/cells.js';
-import { loadCoverageSpec } from './fixtures/spec.js';
+import type { CellMeta } from '../../../core/types.js';
+import { computeCoverage } from '../../../engine/coverage.js';
+import { renderHtml } from '../../../reporters/html/report.js';
+import { cell, failure, INFO, skipped } from '../fixtures/cells.js';
+import { loadCoverageSpec } from '../fixtures/spec.js';
 
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 // The background-networking flags keep Chromium from calling home, which a closed network refuses.
