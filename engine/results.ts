@@ -12,6 +12,7 @@ import type { LoadedSpec } from '../core/spec/load.js';
 import type { CellMeta, CellStatus, SkipKind } from '../core/types.js';
 import { conformanceStatement, failsRun, type ConformanceStatement, type FailOn } from './conformance.js';
 import { computeCoverage, type Coverage } from './coverage.js';
+import { transitionCoverage, type TransitionCoverage } from './stateful/transitions.js';
 
 /**
  * A problem of the harness or of reaching the target, not of the API: a hook that threw, a test
@@ -47,6 +48,8 @@ export interface RunResults {
   coverage?: Coverage;
   /** Per conformance class, whether the target conforms (engine/conformance.ts); made from the cells, absent only on hand-made results. */
   conformance?: ConformanceStatement;
+  /** The state-machine edges the stateful cells saw (engine/stateful/transitions.ts); absent when none recorded any, or on hand-made results. */
+  transitions?: TransitionCoverage;
 }
 
 /** The results as {@link collectResults} gathers them, before the run adds its own problems and coverage. */
@@ -63,7 +66,8 @@ export interface CollectedResults {
  */
 export function finishResults(collected: CollectedResults, options: { spec?: LoadedSpec; minCoverage?: number } = {}): RunResults {
   const coverage = options.spec ? computeCoverage(options.spec, collected.cells, options.minCoverage) : undefined;
-  return deepFreeze({ cells: collected.cells, errors: collected.errors, ...(coverage ? { coverage } : {}), conformance: conformanceStatement(collected.cells) });
+  const transitions = transitionCoverage(collected.cells);
+  return deepFreeze({ cells: collected.cells, errors: collected.errors, ...(coverage ? { coverage } : {}), conformance: conformanceStatement(collected.cells), ...(transitions ? { transitions } : {}) });
 }
 
 function deepFreeze<T>(value: T): T {

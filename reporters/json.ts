@@ -106,7 +106,7 @@ export function jsonReport(results: RunResults, info: ReportInfo, coverage?: Cov
     conformance: statementOf(results),
     summary: summarize(results),
     coverage: coverage ?? null,
-    transitions: transitionCoverage(results.cells) ?? null,
+    transitions: (results.transitions ?? transitionCoverage(results.cells)) ?? null,
     matrix: {
       operations: matrix.operations,
       checks: matrix.checks,

@@ -115,7 +115,7 @@ export function renderJUnit(results: RunResults, info: ReportInfo, coverage?: Co
     const suite = report.testSuite().name(HARNESS_SUITE).timestamp(timestamp).time(0);
     for (const problem of results.errors) addError(suite.testCase(), problem);
   }
-  addCoverage(report, timestamp, results.cells, coverage);
+  addCoverage(report, timestamp, results, coverage);
   // The conformance statement: a suite of properties, no test case (the cells are the test cases).
   if (results.cells.length > 0) {
     const statement = statementOf(results);
@@ -176,8 +176,8 @@ function addCell(testCase: JUnitTestCase, cell: ReportCell): void {
 }
 
 // Coverage as properties of a suite without test cases: measures, the minimum, and each edge.
-function addCoverage(report: ReturnType<Builder['newBuilder']>, timestamp: string, cells: readonly CellMeta[], coverage: Coverage | undefined): void {
-  const transitions = transitionCoverage(cells);
+function addCoverage(report: ReturnType<Builder['newBuilder']>, timestamp: string, results: RunResults, coverage: Coverage | undefined): void {
+  const transitions = results.transitions ?? transitionCoverage(results.cells);
   if (!coverage && !transitions) return;
   const suite = report.testSuite().name(COVERAGE_SUITE).timestamp(timestamp).time(0);
   if (coverage) {

@@ -78,7 +78,7 @@ export function renderHtml(results: RunResults, info: ReportInfo, coverage?: Cov
   const notApplicable = planSkips(results.cells, 'not_applicable', 'na');
   const verdict = verdictOf(results, coverage);
   const title = info.title ?? DEFAULT_TITLE;
-  const transitions = transitionCoverage(results.cells);
+  const transitions = results.transitions ?? transitionCoverage(results.cells);
   const page = html`<!doctype html>
 <html lang="en">
 <head>
