@@ -5,14 +5,13 @@
  * only an unreadable file is thrown, as a harness error.
  * @see https://docs.stoplight.io/docs/spectral/4dec24461f3af-open-api-rules
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRulesetFunction, Document, Spectral, type RuleDefinition, type RulesetDefinition } from '@stoplight/spectral-core';
 import { oas3_0, oas3_1 } from '@stoplight/spectral-formats';
 import spectralParsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { HarnessError } from '../errors.js';
-import { loadSpec } from './load.js';
+import { loadSpec, readDocumentText } from './load.js';
 
 /** How bad a finding is; only `error` fails `conformance lint`. */
 export type LintSeverity = 'error' | 'warning' | 'info' | 'hint';
@@ -134,13 +133,7 @@ function bySeverityThenLine(a: LintDiagnostic, b: LintDiagnostic): number {
  * @throws HarnessError CNF_ERR_SPEC_INVALID when the file cannot be read
  */
 export async function lintDocument(file: string): Promise<LintResult> {
-  const absolute = path.resolve(file);
-  let text: string;
-  try {
-    text = await readFile(absolute, 'utf8');
-  } catch (error) {
-    throw new HarnessError('CNF_ERR_SPEC_INVALID', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  }
+  const { absolute, text } = await readDocumentText(file);
 
   const diagnostics: LintDiagnostic[] = [];
   const result: LintResult = { file: absolute, valid: false, diagnostics, ok: false };

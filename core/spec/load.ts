@@ -475,6 +475,19 @@ async function writePrepared(file: string, prepared: Prepared): Promise<void> {
 }
 
 /**
+ * The text of a document file and its absolute path.
+ * @throws HarnessError CNF_ERR_SPEC_INVALID when the file cannot be read
+ */
+export async function readDocumentText(file: string): Promise<{ absolute: string; text: string }> {
+  const absolute = path.resolve(file);
+  try {
+    return { absolute, text: await readFile(absolute, 'utf8') };
+  } catch (error) {
+    throw new HarnessError('CNF_ERR_SPEC_INVALID', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
  * Reads, validates and prepares an OpenAPI 3.x document. A document is validated once per content:
  * the validated and dereferenced document is kept in {@link specCacheDir} (invalid documents never
  * are), which makes the next load of the same text a few milliseconds instead of half a second.
@@ -482,13 +495,7 @@ async function writePrepared(file: string, prepared: Prepared): Promise<void> {
  * @throws HarnessError CNF_ERR_SPEC_INVALID when the file cannot be read or the document is invalid
  */
 export async function loadSpec(file: string = specPath()): Promise<LoadedSpec> {
-  const absolute = path.resolve(file);
-  let text: string;
-  try {
-    text = await readFile(absolute, 'utf8');
-  } catch (error) {
-    throw new HarnessError('CNF_ERR_SPEC_INVALID', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  }
+  const { absolute, text } = await readDocumentText(file);
   // A document with external references depends on more than its text: it is validated every time.
   const cache = /\$ref['"]?\s*:(?!\s*['"]?#)/.test(text) ? undefined : cacheFile(text);
   const cached = cache === undefined ? undefined : await readPrepared(cache);
