@@ -14,6 +14,7 @@ const MEASURE_LABELS: Record<CoverageMeasure, string> = {
   parameters: 'Parameters sent',
 };
 
+/** The spec coverage section: the totals by measure and the operations left uncovered, or a note when the report was written without the document. */
 export function renderCoverage(coverage: Coverage | undefined): Html {
   const heading = html`<h2 id="coverage-title">Coverage of the spec</h2>`;
   if (!coverage) {
@@ -72,6 +73,7 @@ function chip(label: string, covered: boolean, verb: string): Html {
   return html`<li class="chip ${covered ? 'hit' : 'miss'}"><span aria-hidden="true">${covered ? '✓ ' : '✗ '}</span>${label}<span class="vh">${covered ? ` ${verb}` : ` not ${verb}`}</span></li>`;
 }
 
+/** The transition coverage section: each state machine's edges, exercised or not (engine/stateful/transitions.ts). */
 export function renderTransitions(coverage: TransitionCoverage): Html {
   const unknown = coverage.unknown.map((edge) => html`<li class="chip odd"><span aria-hidden="true">? </span>${edge}<span class="vh"> recorded but in no transition table</span></li>`);
   return html`<section id="transitions" aria-labelledby="transitions-title">

@@ -9,6 +9,7 @@ import { html, type Html } from './template.js';
 
 const MAX_ERROR_PLACES = 5;
 
+/** The harness errors section: where each happened and what, with its code and stack when known; nothing without errors. */
 export function renderErrors(errors: readonly HarnessProblem[]): Html {
   const heading = html`<h2 id="errors-title">Harness errors</h2>`;
   if (errors.length === 0) {

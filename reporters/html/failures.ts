@@ -14,6 +14,7 @@ import { html, type Html } from './template.js';
 const VALUE_CHARS = 4000;
 const BODY_CHARS = 16 * 1024;
 
+/** The failures section: one entry per failure group, with its finding, request, response and runnable reproducer. */
 export function renderFailures(plan: FailurePlan): Html {
   const heading = html`<h2 id="failures-title">Failures</h2>`;
   if (plan.byOperation.size === 0) {

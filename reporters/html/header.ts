@@ -22,6 +22,7 @@ function renderStatement(statement: ConformanceStatement): Html {
   return html`<p id="conformance" class="statement"><strong>${statementHeadline(statement)}</strong>. ${classes}</p>`;
 }
 
+/** The page's header: the verdict and its reasons, the conformance statement, the run's facts, the counts by outcome and the section links. */
 export function renderHeader(results: RunResults, info: ReportInfo, verdict: VerdictView, title: string, hasTransitions: boolean, matrix: Matrix): Html {
   const summary = summarize(results);
   const started = info.startedAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');

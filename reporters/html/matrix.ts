@@ -11,6 +11,7 @@ import type { Matrix } from '../matrix.js';
 import { HTML_STATUS_SYMBOLS, pairKey, type FailurePlan, type SkipPlan } from './plan.js';
 import { html, type Html } from './template.js';
 
+/** The operation x check matrix as a table: a status symbol per cell, linked to the cell's failure, skip or not-applicable reason. */
 export function renderMatrix(cells: readonly CellMeta[], matrix: Matrix, failures: FailurePlan, skips: SkipPlan, notApplicable: SkipPlan): Html {
   const heading = html`<h2 id="matrix-title">Operation × check matrix</h2>`;
   if (matrix.operations.length === 0) {

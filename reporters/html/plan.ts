@@ -18,6 +18,7 @@ export type Verdict = 'Conformant' | 'Not conformant' | 'Inconclusive';
 /** The symbol of each cell status in the HTML matrix, shown beside its name for people who cannot tell the colours apart. */
 export const HTML_STATUS_SYMBOLS: Readonly<Record<CellStatus, string>> = { passed: '✓', failed: '✗', skipped: '–', not_applicable: '·', errored: '!' };
 
+/** How the verdict shows: its label, tone, symbol and the reasons behind it. */
 export interface VerdictView {
   label: Verdict;
   tone: 'pass' | 'fail' | 'error';
@@ -25,6 +26,7 @@ export interface VerdictView {
   reasons: Html[];
 }
 
+/** The verdict of a run (from `exitCodeFor`: conformant, not conformant, inconclusive) and the reasons to show. */
 export function verdictOf(results: RunResults, coverage: Coverage | undefined): VerdictView {
   const summary = summarize(results);
   const code = exitCodeFor(results, coverage);
@@ -46,6 +48,7 @@ export function verdictOf(results: RunResults, coverage: Coverage | undefined): 
   return { label: 'Conformant', tone: 'pass', symbol: '✓', reasons };
 }
 
+/** One failure group as the page shows it, with the anchor the matrix links to. */
 export interface FailureEntry {
   id: string;
   checkId: string;
@@ -55,6 +58,7 @@ export interface FailureEntry {
   count: number;
 }
 
+/** The failure groups of a run and, per matrix cell, the anchor of its first failure. */
 export interface FailurePlan {
   /** Operation id to its entries, operations in matrix row order, entries in check column order. */
   byOperation: Map<string, FailureEntry[]>;
@@ -62,10 +66,12 @@ export interface FailurePlan {
   anchorOf: Map<string, string>;
 }
 
+/** The key of an (operation, check) pair in the page's lookups. */
 export function pairKey(operationId: string, checkId: string): string {
   return `${operationId}\u0000${checkId}`;
 }
 
+/** Groups the failed cells of each operation (reporters/format.ts `groupFailures`), in matrix order, and numbers each entry as its anchor (`failure-1`, ...). */
 export function planFailures(cells: readonly CellMeta[], matrix: Matrix): FailurePlan {
   const byOperation = new Map<string, FailureEntry[]>();
   const anchorOf = new Map<string, string>();
@@ -89,6 +95,7 @@ export function planFailures(cells: readonly CellMeta[], matrix: Matrix): Failur
   return { byOperation, anchorOf };
 }
 
+/** Skipped or not-applicable cells grouped by reason, with the matrix cells each reason covers. */
 export interface SkipPlan {
   /**
    * Reason to its anchor id, what is missing and how to provide it (skipped cells), and the
@@ -99,6 +106,7 @@ export interface SkipPlan {
   anchorOf: Map<string, string>;
 }
 
+/** Groups the cells of one status (skipped or not applicable) by reason, commonest first. */
 export function planSkips(cells: readonly CellMeta[], status: 'skipped' | 'not_applicable', prefix: string): SkipPlan {
   const found: SkipPlan['reasons'] = [];
   for (const cell of cells) {
@@ -127,6 +135,7 @@ export function planSkips(cells: readonly CellMeta[], status: 'skipped' | 'not_a
 }
 
 // Errored cells are harness problems inside one cell: listed with the others, by the cell's name.
+/** The harness errors plus one per errored cell, so that an errored cell is never silent. */
 export function withErroredCells(results: RunResults): HarnessProblem[] {
   const errored = results.cells
     .filter((cell) => cell.status === 'errored')

@@ -8,6 +8,7 @@ import { plural } from '../format.js';
 import type { SkipPlan } from './plan.js';
 import { html, type Html } from './template.js';
 
+/** The skipped section: each reason with what the run lacks, the fix and the cells it covers. */
 export function renderSkipped(plan: SkipPlan): Html {
   const heading = html`<h2 id="skipped-title">Skipped cells</h2>`;
   if (plan.reasons.length === 0) {
@@ -23,6 +24,7 @@ ${renderReasons(plan)}
 </section>`;
 }
 
+/** The not-applicable section: each reason with the cells it covers (never counted as skipped). */
 export function renderNotApplicable(plan: SkipPlan): Html {
   const heading = html`<h2 id="not-applicable-title">Not applicable</h2>`;
   if (plan.reasons.length === 0) {

@@ -16,6 +16,7 @@ export function escapeHtml(text: string): string {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+/** HTML that is safe to insert as it is: made only by {@link html} (which escapes what it interpolates) or {@link raw}. */
 export class Html {
   readonly text: string;
   constructor(text: string) {
@@ -25,6 +26,7 @@ export class Html {
 
 type Fragment = Html | string | number | boolean | null | undefined | readonly Fragment[];
 
+/** A tagged template that escapes every interpolated value unless it is already {@link Html}; arrays are joined. */
 export function html(strings: TemplateStringsArray, ...values: Fragment[]): Html {
   let text = strings[0] ?? '';
   values.forEach((value, index) => {
@@ -41,6 +43,7 @@ function fragment(value: Fragment): string {
 }
 
 // Only for the page's constant stylesheet and script (report.css, report.js), never for data.
+/** Text trusted as HTML as it is (the page's own CSS and script, never text from the target). */
 export function raw(text: string): Html {
   return new Html(text);
 }
