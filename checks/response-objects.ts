@@ -37,11 +37,24 @@ export function successJson(exchange: Exchange): unknown {
   return response.json;
 }
 
+/** {@link objectsIn} of each body already walked: several checks judge the same answer, and a cached read is judged again by every case that gets it. */
+const walked = new WeakMap<object, readonly LocatedObject[]>();
+
 /**
  * Every object of a JSON value, depth first, the value itself first when it is one; free-form
- * maps ({@link isFreeFormKey}) are not entered.
+ * maps ({@link isFreeFormKey}) are not entered. The list of a parsed body (an object or array, at
+ * the root path) is made once and shared: callers must not change it.
  */
-export function objectsIn(value: unknown, path = ''): LocatedObject[] {
+export function objectsIn(value: unknown, path = ''): readonly LocatedObject[] {
+  if (path !== '' || value === null || typeof value !== 'object') return walkObjects(value, path);
+  const known = walked.get(value);
+  if (known) return known;
+  const found = walkObjects(value, path);
+  walked.set(value, found);
+  return found;
+}
+
+function walkObjects(value: unknown, path: string): LocatedObject[] {
   const found: LocatedObject[] = [];
   const visit = (node: unknown, at: string): void => {
     if (Array.isArray(node)) {

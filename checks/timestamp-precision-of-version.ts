@@ -32,7 +32,19 @@ export const MIN_DISTINCT_TIMESTAMPS = 3;
  * (the schema judges those).
  * @see spec/rules.yaml conventions.timestamps_utc ("Timestamps (created_at, modified_at and others named *_at)")
  */
-export function bodyTimestamps(body: unknown): BodyTimestamp[] {
+export function bodyTimestamps(body: unknown): readonly BodyTimestamp[] {
+  if (body === null || typeof body !== 'object') return walkTimestamps(body);
+  const known = timestampsOf.get(body);
+  if (known) return known;
+  const found = walkTimestamps(body);
+  timestampsOf.set(body, found);
+  return found;
+}
+
+/** {@link bodyTimestamps} of each body already walked (a cached read is judged again by every case that gets it). */
+const timestampsOf = new WeakMap<object, readonly BodyTimestamp[]>();
+
+function walkTimestamps(body: unknown): BodyTimestamp[] {
   const found: BodyTimestamp[] = [];
   const walk = (value: unknown, path: string): void => {
     if (Array.isArray(value)) {
@@ -65,7 +77,7 @@ function finerThanMilliseconds(t: BodyTimestamp): boolean {
   return /[1-9]/.test(t.fraction.slice(3));
 }
 
-const list = (timestamps: BodyTimestamp[]): string => timestamps.slice(0, 3).map((t) => `${t.path} ${t.value}`).join(', ');
+const list = (timestamps: readonly BodyTimestamp[]): string => timestamps.slice(0, 3).map((t) => `${t.path} ${t.value}`).join(', ');
 
 /**
  * Timestamps have the precision of the version the run checks against: in 2026-10 they carry

@@ -19,6 +19,19 @@ const UTC_ZONE = /^(?:[Zz]|[+-]00(?::?00)?)$/;
  *   `not_utc` for a date-time with a non-zero offset or none
  */
 export function timestampProblem(text: string): 'not_date_time' | 'not_utc' | undefined {
+  if (judgedTexts.has(text)) return judgedTexts.get(text);
+  const problem = judgeTimestamp(text);
+  // Bounded: a long session sees ever new timestamps; the cache only saves re-judging the same answers.
+  if (judgedTexts.size >= MAX_JUDGED_TEXTS) judgedTexts.clear();
+  judgedTexts.set(text, problem);
+  return problem;
+}
+
+/** Most timestamp texts {@link timestampProblem} remembers. */
+const MAX_JUDGED_TEXTS = 50_000;
+const judgedTexts = new Map<string, 'not_date_time' | 'not_utc' | undefined>();
+
+function judgeTimestamp(text: string): 'not_date_time' | 'not_utc' | undefined {
   const match = DATE_TIME.exec(text);
   if (!match) return 'not_date_time';
   const [, year, month, day, hour, minute, second = '00'] = match;

@@ -12,6 +12,7 @@ import { API_VERSIONS, specPath, type ApiVersion } from '../core/spec/load.js';
 import { HarnessError } from '../core/errors.js';
 import { listenFailure, parsePort } from './listen-error.js';
 import { SUITES } from '../engine/suites.js';
+import { parseShard, type Shard } from '../engine/shard.js';
 
 // `--version` prints the package's version, read from its package.json beside this folder.
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -37,6 +38,15 @@ function rateLimit(value: string): number | false {
   const n = Number(value);
   if (value.trim() === '' || !Number.isInteger(n) || n < 1) throw new InvalidArgumentError('--rate-limit must be a positive integer (requests per second per IP) or off');
   return n;
+}
+
+// `--shard 2/4`: engine/shard.ts parses it; its message is commander's, so the error exits 2 with the usage.
+function shardOption(value: string): Shard {
+  try {
+    return parseShard(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 const list = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
@@ -69,6 +79,8 @@ program
   .option('--min-coverage <percent>', 'exit 1 when spec coverage (operations, status codes or parameters) is below this percentage', percent)
   .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
   .option('--verbose', 'list every not-applicable and skipped cell on the console, not only the counts per reason')
+  .option('--shard <K/N>', 'run shard K of N of the run (the same cells for the same seed, document and options on any machine); `conformance merge` joins the shards\' report.json files', shardOption)
+  .option('--timings', "print where the run's time went: start-up, setup, suites (document load, case generation, waiting on the target, judging) and reporting")
   .option('--fault <id>', 'switch on a fault of the embedded reference (repeatable)', list)
   .option('--baseline <file>', 'accepted deviations: {"accepted":[{"checkId","operationId"?,"kind"?,"reason"}]}')
   .option('--adapter <file>', 'target adapter for the stateful suites: a module exporting createAdapter(target), or "reference" for a reference server\'s control API (the embedded target has one)')
@@ -102,10 +114,27 @@ program
       baseline: opts.baseline,
       adapter: opts.adapter,
       ...(opts.verbose ? { verbose: true } : {}),
+      ...(opts.timings ? { timings: true } : {}),
+      ...(opts.shard ? { shard: opts.shard as Shard } : {}),
+      startupMs: performance.now(),
       ...(opts.allowMissingRoles ? { allowMissingRoles: true } : {}),
       ...(opts.failOnSkipped ? { failOnSkipped: true } : {}),
       failOn: opts.failOn as 'must' | 'should',
     });
+    process.exitCode = outcome.exitCode;
+  });
+
+program
+  .command('merge')
+  .description('join the report.json files of every shard of one run (`run --shard K/N`) into the whole run\'s reports, with its exit code')
+  .argument('<reports...>', 'the report.json of each shard, in any order')
+  .option('--spec <file>', 'the run\'s document when it was not a bundled one (default: the bundled one of the reports\' version)')
+  .option('--reporter <names>', 'console, json, junit, html (comma-separated or repeated; default: console,junit)', list)
+  .option('--output-dir <dir>', 'directory of the merged report files', 'conformance-report')
+  .option('--verbose', 'list every not-applicable and skipped cell on the console, not only the counts per reason')
+  .action(async (reports: string[], opts) => {
+    const { mergeShardReports } = await import('./merge.js');
+    const outcome = await mergeShardReports({ reports, spec: opts.spec, reporters: opts.reporter, outputDir: opts.outputDir, ...(opts.verbose ? { verbose: true } : {}) });
     process.exitCode = outcome.exitCode;
   });
 

@@ -4,7 +4,7 @@
  * API with our reporters, and returns the exit code.
  * @see docs/design.md (Command line; Targets, roles and verdicts)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,8 @@ import { DEFAULT_TIMEOUT_MS, probeTarget, readConfigFile, resolveRemoteTarget } 
 import { defaultTokenEnv } from '../core/target.js';
 import { RUN_CONTEXT_ENV, type RunContext } from '../engine/context.js';
 import { HarnessError } from '../core/errors.js';
+import { formatTimings, readWork, type RunTimings } from '../core/timings.js';
+import { assignShards, documentDigest, shardUnits, STATEFUL_UNIT, type Shard, type ShardRun, type ShardStamp } from '../engine/shard.js';
 import { INTERRUPT_EXIT_CODES, runInterruptibly, type InterruptSignal } from './interruptible-run.js';
 import { knownFixtureNames } from '../engine/fixture-names.js';
 import { formatPreflight, preflight, type PreflightInput } from './preflight.js';
@@ -124,6 +126,15 @@ export interface RunOptions {
   /** `--verbose`: the console lists every not-applicable and skipped cell, not only counts per reason. */
   verbose?: boolean;
   color?: boolean;
+  /**
+   * `--shard K/N`: run shard K of N (engine/shard.ts): the same cells for the same seed, document
+   * and options on any machine; its reports carry the shard, for `conformance merge`.
+   */
+  shard?: Shard;
+  /** `--timings`: print where the run's time went (core/timings.ts) after the reports; report.json holds it either way. */
+  timings?: boolean;
+  /** Milliseconds the process spent before calling {@link runConformance} (the CLI's start-up), for the timings; default 0. */
+  startupMs?: number;
 }
 
 /** What a run ends with. */
@@ -135,6 +146,8 @@ export interface RunOutcome {
   /** Why the target was declared unresponsive (`--unresponsive-after`), when it was: the cases after it were not sent. */
   unresponsive?: string;
   results: RunResults;
+  /** Where the run's time went (core/timings.ts). */
+  timings: RunTimings;
   /** Spec coverage of the run, against the whole document, with `--min-coverage` applied. */
   coverage: Coverage;
   seed: number;
@@ -176,12 +189,39 @@ function printPreflight(input: PreflightInput, options: RunOptions): void {
 }
 
 /**
+ * The stamp of a sharded run's identity (engine/shard.ts `ShardRun`): the seed, the document's
+ * digest, and every option that changes which cells run, how, or what exit code they give.
+ */
+export function shardRun(options: RunOptions, seed: number, document: string): ShardRun {
+  const given = {
+    target: options.target ?? 'embedded',
+    apiVersion: options.apiVersion,
+    suites: options.suites,
+    checks: options.checks,
+    operations: options.operations,
+    runs: options.runs ?? 50,
+    readOnly: options.readOnly,
+    faults: options.faults,
+    adapter: options.adapter,
+    path: options.path,
+    rateLimitCheck: options.rateLimitCheck,
+    minCoverage: options.minCoverage,
+    failOn: options.failOn ?? 'should',
+    failOnSkipped: options.failOnSkipped,
+    shards: options.shard?.count,
+  };
+  const set = Object.entries(given).filter(([, value]) => value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0));
+  return { seed, document, options: Object.fromEntries(set) };
+}
+
+/**
  * Runs the conformance suites against a target.
  * @returns exit code 0 (conformant) or 1 (failures, or coverage below `minCoverage`); harness problems found while running give 2
  * @throws HarnessError for a bad option, config, document or an unreachable target (exit 2);
  *   CNF_ERR_ROLE_MISSING for a remote target without the `admin` token (after printing the preflight)
  */
 export async function runConformance(options: RunOptions = {}): Promise<RunOutcome> {
+  const enteredMs = performance.now();
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const runs = options.runs ?? 50;
   if (!Number.isInteger(runs) || runs < 1) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--runs must be a positive integer, not ${options.runs}`);
@@ -231,6 +271,13 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   const hasSafe = chosen.some((o) => SAFE_METHODS.has(o.method));
   runnable = runnable.filter((s) => s === STATEFUL_SUITE || (s === 'writes' ? hasUnsafe : hasSafe));
   if (runnable.length === 0) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `no selected check runs on the selected operations (${(options.operations ?? []).join(', ')})`);
+  // A shard runs the units the cut gives it (engine/shard.ts): operation blocks of the check-driven suites, and maybe the stateful group.
+  let shard: ShardStamp | undefined;
+  if (options.shard) {
+    const units = shardUnits({ spec, suites: runnable, checks: selected, operations: chosen, runs });
+    const mine = assignShards(units, options.shard.count)[options.shard.index - 1]!;
+    shard = { ...options.shard, run: shardRun(options, seed, documentDigest(await readFile(specFile, 'utf8'))), units: mine };
+  }
   const config = options.config ? await readConfigFile(options.config, { fixtureNames: knownFixtureNames(spec) }) : undefined;
   const baseline = options.baseline ? await readBaseline(options.baseline, { checkIds: [...CHECK_IDS, ...SCENARIO_IDS, ...MODEL_CHECK_IDS], operationIds: rowIds }) : undefined;
   let adapter: AdapterSource | undefined = options.adapter ? await resolveAdapterOption(options.adapter) : undefined;
@@ -298,6 +345,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       pathChecks: MODEL_CHECK_IDS,
     };
     const context: RunContext = {
+      timingsDir: breakerDir,
+      ...(shard ? { shardUnits: shard.units } : {}),
       target,
       specFile,
       seed,
@@ -328,11 +377,15 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     const collector = new ResultsCollector((moduleId, moduleResults) => progress.forEach((reporter) => reporter.moduleDone(moduleId, moduleResults)));
     const startedAt = new Date();
     const startMs = performance.now();
+    const setupMs = startMs - enteredMs;
     let interruptedBy: InterruptSignal | undefined;
     try {
       const { createVitest } = await import('vitest/node');
-      const files = runnable.flatMap((s) => (s === STATEFUL_SUITE ? statefulFiles : [`suites/${s}.suite.ts`]));
-      ({ interruptedBy } = await runInterruptibly(
+      const inShard = (suite: string) => !shard || (suite === STATEFUL_SUITE || suite === 'writes' ? shard.units.includes(STATEFUL_UNIT) : shard.units.some((unit) => unit.startsWith(`${suite}:`)));
+      const files = runnable.filter(inShard).flatMap((s) => (s === STATEFUL_SUITE ? statefulFiles : [`suites/${s}.suite.ts`]));
+      // A shard the cut left empty (more shards than units) runs nothing and reports no cell.
+      if (files.length === 0) collector.collected = { cells: [], errors: [] };
+      else ({ interruptedBy } = await runInterruptibly(
         () =>
           createVitest({
             root: ROOT,
@@ -353,24 +406,41 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       throw new HarnessError('CNF_ERR_RUNNER', `vitest could not run the suites: ${(error as Error).message}`, { cause: error });
     }
     const collected: CollectedResults = collector.collected ?? { cells: [], errors: [{ where: 'vitest', message: 'the run ended without results' }] };
-    // A run that checked nothing has not shown conformance: say so rather than exit 0.
-    if (collected.cells.length === 0 && collected.errors.length === 0) {
+    // A run that checked nothing has not shown conformance: say so rather than exit 0 (a shard the cut gave nothing is not such a run).
+    if (collected.cells.length === 0 && collected.errors.length === 0 && !(shard && shard.units.length === 0)) {
       collected.errors.push({ where: 'run', message: 'no check ran: the selected suites, checks and operations match nothing', code: 'CNF_ERR_CONFIG_INVALID' });
     }
     // The results are made once here; nothing changes them afterwards (they are frozen).
     const results = finishResults(collected, { spec, ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}) });
     const coverage = results.coverage!;
+    const suitesMs = performance.now() - startMs;
+    const work = readWork(breakerDir);
+    const timings: RunTimings = {
+      totalMs: 0,
+      wall: { startup: options.startupMs ?? 0, setup: setupMs, suites: suitesMs, reporting: 0 },
+      work: work.ms,
+      workers: work.workers,
+      exchanges: work.exchanges,
+      exchangesPerSecond: suitesMs > 0 ? (work.exchanges * 1000) / suitesMs : 0,
+    };
     const info: ReportInfo = {
       target: target.baseUrl,
       specVersion: spec.version,
       ...(spec.notes.length > 0 ? { specNotes: spec.notes } : {}),
       seed,
       startedAt: startedAt.toISOString(),
-      durationMs: Math.round(performance.now() - startMs),
+      durationMs: Math.round(suitesMs),
+      timings,
+      ...(shard ? { shard } : {}),
     };
+    // The reporting phase cannot be in the reports it times: report.json holds the phases before it.
+    const reportingStarted = performance.now();
     for (const reporter of reporters) await reporter.report(results, info);
+    timings.wall.reporting = performance.now() - reportingStarted;
+    timings.totalMs = timings.wall.startup + (performance.now() - enteredMs);
+    if (options.timings) (options.out ?? process.stdout).write(formatTimings(timings));
     const unresponsive = breaker.unresponsiveReason();
-    const outcome = { results, coverage, seed, target: target.baseUrl, ...(unresponsive !== undefined ? { unresponsive } : {}) };
+    const outcome = { results, timings, coverage, seed, target: target.baseUrl, ...(unresponsive !== undefined ? { unresponsive } : {}) };
     if (interruptedBy) return { exitCode: INTERRUPT_EXIT_CODES[interruptedBy], interruptedBy, ...outcome };
     let exitCode = exitCodeFor(results, coverage, options.failOn ?? 'should');
     if (options.failOnSkipped && exitCode === 0) {

@@ -12,6 +12,7 @@ import { BreakerOpen, runBreakerFromEnv, UNRESPONSIVE_CODE, type RequestOutcome,
 import { HarnessError } from '../core/errors.js';
 import { validParameterValue } from '../generators/parameter-value.js';
 import type { Target } from '../core/target.js';
+import { addWork } from '../core/timings.js';
 import type { Exchange, HttpRequest, HttpResponse, QueryValues, TestCase } from '../core/types.js';
 
 /** Largest body kept in an exchange, in bytes; the rest is cut (and noted). */
@@ -295,6 +296,7 @@ export function createClient(target: Target, options: ClientOptions = {}): Clien
     } finally {
       clearTimeout(deadline);
       runBreaker?.signal.removeEventListener('abort', cut);
+      addWork('waiting', performance.now() - started);
     }
     const { text: body, wireBytes } = read;
     const response: HttpResponse = {

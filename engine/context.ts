@@ -34,6 +34,13 @@ export interface RunContext {
   path?: string;
   /** What makes the run's failures reproducible as printed: each failure's reproducer is made runnable where it is made (core/failure.ts). */
   reproduction?: ReproductionInfo;
+  /**
+   * `--shard`: the units of the check-driven suites this shard runs (`exchange:products:list`,
+   * engine/shard.ts); absent, every operation. The stateful group runs whole or not at all.
+   */
+  shardUnits?: string[];
+  /** Where each worker writes its work totals for `--timings` (core/timings.ts); absent: not written. */
+  timingsDir?: string;
 }
 
 /** The run's facts a failure is made with (core/failure.ts): its seed, the target's secrets and the reproduction facts. */

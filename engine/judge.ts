@@ -12,8 +12,9 @@ import { CHECKS } from '../checks/index.js';
 import type { LoadedSpec, Operation } from '../core/spec/load.js';
 import type { Client } from './client.js';
 import { makeFailure, type FailureRun, type FailureSubject } from '../core/failure.js';
+import { countExchange, timed } from '../core/timings.js';
 import { acceptedBy, type BaselineEntry } from './baseline.js';
-import type { CellMeta, Check, Exchange, Failure, Finding } from '../core/types.js';
+import type { CellMeta, Check, CheckContext, Exchange, Failure, Finding } from '../core/types.js';
 
 /**
  * The checks that judge any answer of an operation, whatever the request asked (`Check.everyExchange`):
@@ -23,6 +24,28 @@ export const RESPONSE_CHECK_IDS: readonly string[] = CHECKS.filter((c) => c.ever
 
 /** The response checks, in report order. */
 export const RESPONSE_CHECKS: readonly Check[] = CHECKS.filter((c) => RESPONSE_CHECK_IDS.includes(c.id));
+
+/** The findings of the response checks on each answer already judged, by check, operation and method. */
+const verdicts = new WeakMap<object, Map<string, Finding[]>>();
+
+/**
+ * The findings of a response check (`Check.everyExchange`) on an exchange that got an answer: run
+ * once per answer, operation and method, since such a check reads only the response, the
+ * operation's document and the request's method (docs/architecture.md, Checks). An answer is
+ * judged again when a cell's own check is a response check the one judging path already ran,
+ * and when a cached read answers another case.
+ * @returns the findings, shared between callers: copy before changing them
+ */
+export function responseFindings(check: Check, ctx: CheckContext, exchange: Exchange): Finding[] {
+  const response = exchange.response;
+  if (!response || !check.everyExchange) return check.run(ctx, exchange, []);
+  let known = verdicts.get(response);
+  if (!known) verdicts.set(response, (known = new Map()));
+  const key = `${check.id}\u0000${ctx.operation.operationId}\u0000${exchange.request.method}`;
+  let findings = known.get(key);
+  if (!findings) known.set(key, (findings = check.run(ctx, exchange, [])));
+  return findings;
+}
 
 /**
  * The finding of an exchange that got no complete answer (a timeout, a reset, garbage): no check
@@ -91,6 +114,11 @@ export class JudgedCells {
    */
   judge(operation: Operation, exchange: Exchange, source: JudgedSource): Failure[] {
     if (!this.#spec.operations.includes(operation)) return [];
+    countExchange();
+    return timed('judging', () => this.#judge(operation, exchange, source));
+  }
+
+  #judge(operation: Operation, exchange: Exchange, source: JudgedSource): Failure[] {
     const ctx = { spec: this.#spec, operation };
     const found: Failure[] = [];
     const silent = noAnswerFinding(exchange);
@@ -100,7 +128,7 @@ export class JudgedCells {
       if (exchange.case.refusal && check.id === 'status_code_conformance') continue;
       // Without an answer only not_a_server_error speaks (once), rather than every check repeating it.
       if (silent && check.id !== 'not_a_server_error') continue;
-      const findings = silent ? [silent] : check.run(ctx, exchange, []);
+      const findings = silent ? [silent] : responseFindings(check, ctx, exchange);
       for (const finding of findings) {
         const failure = makeFailure(subjectOf(check, operation), finding, { exchange, lines: stepLines(source.steps) }, source);
         found.push(failure);

@@ -19,6 +19,9 @@ import { JudgedCells, judgingClient, RESPONSE_CHECKS } from './judge.js';
 import { SAFE_METHODS } from '../core/operation-needs.js';
 import type { CellMeta, CheckNeeds } from '../core/types.js';
 import { writeCaseMaker } from './write-cases.js';
+import { flushWork } from '../core/timings.js';
+import { unitId } from './shard.js';
+import { SUITE_NEEDS } from './suites.js';
 
 /** Thrown by a test whose cell failed: the message is the first failure, the data is in `task.meta`. */
 export class ConformanceFailure extends Error {
@@ -81,7 +84,10 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
   const spec = await loadSpec(run.specFile);
   const checks = selectChecks(run.checks).checks.filter((c) => needs.includes(c.needs));
   const inScope = (o: Operation) => SAFE_METHODS.has(o.method) === (scope === 'safe');
-  const operations = spec.operations.filter((o) => inScope(o) && (!run.operations || run.operations.includes(o.operationId)));
+  // A shard runs the blocks of the operations it was given (engine/shard.ts); the writes suite runs whole, with the stateful group.
+  const suite = Object.entries(SUITE_NEEDS).find(([, listed]) => listed.length === needs.length && listed.every((n, i) => n === needs[i]))?.[0];
+  const inShard = (o: Operation) => scope === 'unsafe' || !run.shardUnits || (suite !== undefined && run.shardUnits.includes(unitId(suite, o.operationId)));
+  const operations = spec.operations.filter((o) => inScope(o) && inShard(o) && (!run.operations || run.operations.includes(o.operationId)));
   if (checks.length === 0 || operations.length === 0) return;
   const judged = new JudgedCells(spec, selectedResponseChecks(run), run.baseline ?? []);
   const raw = judgingClient(createClient(run.target), judged, () => failureRunOf(run));
@@ -91,6 +97,7 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
   afterAll(async () => {
     await client.close();
     await (await adapter)?.close?.();
+    flushWork(run.timingsDir);
   });
 
   for (const operation of operations) {

@@ -12,6 +12,8 @@ import { statementOf } from './format.js';
 import type { ConformanceStatement } from '../engine/conformance.js';
 import { summarize, type HarnessProblem, type RunResults, type RunSummary } from '../engine/results.js';
 import { type ReportInfo } from './run-info.js';
+import type { RunTimings } from '../core/timings.js';
+import type { ShardRun, ShardStamp } from '../engine/shard.js';
 import { FileReporter, type FileReporterOptions } from './file-reporter.js';
 
 /** Largest request or response body kept in a report, in bytes of UTF-8 (types.ts, HttpResponse). */
@@ -61,6 +63,20 @@ export interface JsonReport {
   /** ISO 8601, UTC. */
   startedAt: string;
   durationMs: number;
+  /**
+   * Where the run's time went (core/timings.ts): the main process's phases (its `reporting` is 0,
+   * since the report is written inside it), the workers' work summed, and the exchanges judged;
+   * `null` when the run did not measure it.
+   */
+  timings: RunTimings | null;
+  /**
+   * The shard of a sharded run this report holds (`--shard K/N`): its index and count, the run's
+   * stamp (seed, document digest, options) and the units it ran; `null` for a whole run. A merged
+   * report (`conformance merge`) has `null` here and the shards in `merged`.
+   */
+  shard: ShardStamp | null;
+  /** A report of `conformance merge`: how many shards it was made of and their run's stamp; `null` otherwise. */
+  merged: { shards: number; run: ShardRun } | null;
   /** Per conformance class, whether the target conforms (engine/conformance.ts). */
   conformance: ConformanceStatement;
   summary: RunSummary;
@@ -103,6 +119,9 @@ export function jsonReport(results: RunResults, info: ReportInfo, coverage?: Cov
     seed: info.seed,
     startedAt: info.startedAt,
     durationMs: info.durationMs,
+    timings: info.timings ?? null,
+    shard: info.shard ?? null,
+    merged: info.merged ?? null,
     conformance: statementOf(results),
     summary: summarize(results),
     coverage: coverage ?? null,

@@ -2,6 +2,8 @@
  * What every report says about a run besides its results: the target, the spec version, the seed,
  * and when the run started and how long it took.
  */
+import type { RunTimings } from '../core/timings.js';
+import type { ShardRun, ShardStamp } from '../engine/shard.js';
 
 /** The run's configuration as the reports show it; given by the CLI when it creates the reporters. */
 export interface RunInfo {
@@ -27,6 +29,12 @@ export interface ReportInfo extends RunInfo {
   startedAt: string;
   /** Wall-clock duration of the run in milliseconds. */
   durationMs: number;
+  /** Where the run's time went (core/timings.ts), when the run measured it; the reporting phase is still 0 in it. */
+  timings?: RunTimings;
+  /** The shard of a sharded run these results are (`--shard`), with the run's stamp for `conformance merge`. */
+  shard?: ShardStamp;
+  /** A merged report's shards (`conformance merge`): their count and run stamp. */
+  merged?: { shards: number; run: ShardRun };
 }
 
 /**

@@ -14,6 +14,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Ajv, type ValidateFunction, type ErrorObject } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import { upgradeFromThreeToThreeOne } from '@scalar/openapi-upgrader/3.0-to-3.1';
+import { addWork, timed } from '../timings.js';
 import { HarnessError } from '../errors.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the function is on `.default`.
@@ -495,6 +496,15 @@ export async function readDocumentText(file: string): Promise<{ absolute: string
  * @throws HarnessError CNF_ERR_SPEC_INVALID when the file cannot be read or the document is invalid
  */
 export async function loadSpec(file: string = specPath()): Promise<LoadedSpec> {
+  const started = performance.now();
+  try {
+    return await loadSpecUntimed(file);
+  } finally {
+    addWork('document', performance.now() - started);
+  }
+}
+
+async function loadSpecUntimed(file: string): Promise<LoadedSpec> {
   const { absolute, text } = await readDocumentText(file);
   // A document with external references depends on more than its text: it is validated every time.
   const cache = /\$ref['"]?\s*:(?!\s*['"]?#)/.test(text) ? undefined : cacheFile(text);
@@ -687,7 +697,7 @@ function prepared(absolute: string, file: string, { parsed, dereferenced, declar
         const response = resolveObject(parsed, rawOp.value?.responses?.[statusKey], `${rawOp.pointer}/responses/${escapePointer(statusKey)}`);
         const media = response.value?.content?.[mediaType];
         validate = media?.schema
-          ? ajvOf().compile({ $ref: `${DOC_ID}#${response.pointer}/content/${escapePointer(mediaType)}/schema` })
+          ? timed('document', () => ajvOf().compile({ $ref: `${DOC_ID}#${response.pointer}/content/${escapePointer(mediaType)}/schema` }))
           : null;
         validators.set(key, validate);
       }

@@ -8,6 +8,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import type { Schema } from './load.js';
+import { timed } from '../timings.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the function is on `.default`.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -105,7 +106,7 @@ export function schemaValidator(schema: Schema | boolean): SchemaPredicate {
   if (cached) return cached;
   const finite = acyclic(schema);
   const text = JSON.stringify(finite);
-  const predicate = byText.get(text) ?? compile(finite);
+  const predicate = byText.get(text) ?? timed('document', () => compile(finite));
   byText.set(text, predicate);
   byObject.set(schema, predicate);
   return predicate;

@@ -20,6 +20,7 @@ import type { CellInput } from './input.js';
 import { judgeEvidence, notRun, observer, placeFindings } from './verdict.js';
 import { CREDENTIAL_PROBES, runWriteCell } from './writes.js';
 import { runBurstCell } from './burst.js';
+import { addWork, timed } from '../../core/timings.js';
 
 /**
  * Runs the property of one check on one operation.
@@ -79,19 +80,26 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
   }
   let n = 0;
   const observed = observer();
+  // The time fast-check spends outside `evaluate` is drawing cases (core/timings.ts).
+  let evaluating = 0;
   const evaluate = async (caseInput: CaseInput): Promise<{ findings: Finding[]; exchange: Exchange }> => {
+    const started = performance.now();
     const base = testCase(operation, target, caseInput, role, check.needs, n++);
     cell.cases++;
     const { exchange, history } = await gatherEvidence(client, operation, check, base);
     [...history, exchange].forEach(observed.add);
-    return { findings: judgeEvidence(check, ctx, exchange, history), exchange };
+    const findings = timed('judging', () => judgeEvidence(check, ctx, exchange, history));
+    evaluating += performance.now() - started;
+    return { findings, exchange };
   };
 
   const numRuns = PROBES.has(check.needs) ? 1 : isWalk ? Math.max(3, Math.round(input.runs / 10)) : input.runs;
+  const checking = performance.now();
   const details = await fc.check(
     fc.asyncProperty(inputs, async (caseInput) => (await evaluate(caseInput)).findings.length === 0),
     { seed: input.seed, numRuns: numRuns + examples.length, examples },
   );
+  addWork('generation', Math.max(0, performance.now() - checking - evaluating));
   cell.observed = observed.result();
   if (!details.failed) return cell;
   if (!details.counterexample) {

@@ -9,7 +9,7 @@ import type { CellMeta, Check, Exchange, Failure, Finding } from '../../core/typ
 import { secretsOf } from '../../core/curl.js';
 import { makeFailure } from '../../core/failure.js';
 import { acceptedBy } from '../baseline.js';
-import { noAnswerFinding, subjectOf } from '../judge.js';
+import { noAnswerFinding, responseFindings, subjectOf } from '../judge.js';
 import type { CellInput } from './input.js';
 import type { SkipReason } from './skip.js';
 
@@ -24,7 +24,9 @@ export function notRun(cell: CellMeta, status: 'not_applicable' | 'skipped', rea
  */
 export function judgeEvidence(check: Check, ctx: { spec: LoadedSpec; operation: Operation }, exchange: Exchange, history: readonly Exchange[]): Finding[] {
   const silent = [exchange, ...history].map(noAnswerFinding).find((f) => f !== undefined);
-  return silent ? [silent] : check.run(ctx, exchange, history);
+  if (silent) return [silent];
+  // A response check reads the answer alone: its verdict on an answer already judged is reused.
+  return check.everyExchange && history.length === 0 ? [...responseFindings(check, ctx, exchange)] : check.run(ctx, exchange, history);
 }
 
 /** Collects the statuses seen and parameters sent by a cell's exchanges, for spec coverage. */

@@ -23,6 +23,7 @@ import { makeFailure } from '../../core/failure.js';
 import { apiCase, urlCase, type ApiRequest } from './request.js';
 import type { Target } from '../../core/target.js';
 import type { CellMeta, Exchange, Failure, Finding, UrlRequest } from '../../core/types.js';
+import { flushWork } from '../../core/timings.js';
 import { BUNDLED_ROUTES, loadSpec, routeKey, type LoadedSpec, type Operation } from '../../core/spec/load.js';
 
 // The scenarios read answers as the model-based commands do.
@@ -66,6 +67,7 @@ export async function statefulSuite(): Promise<StatefulSuite> {
     await client.close();
     for (const other of others.values()) await other.close();
     await adapter?.close?.();
+    flushWork(run.timingsDir);
   });
   return {
     run,

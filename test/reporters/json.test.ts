@@ -34,7 +34,7 @@ describe('renderJson', () => {
     const text = renderJson(RESULTS, INFO);
     expect(text.endsWith('}\n')).toBe(true);
     const parsed = JSON.parse(text) as JsonReport;
-    expect(Object.keys(parsed)).toEqual(['tool', 'version', 'target', 'specVersion', 'specNotes', 'seed', 'startedAt', 'durationMs', 'conformance', 'summary', 'coverage', 'transitions', 'matrix', 'cells', 'errors']);
+    expect(Object.keys(parsed)).toEqual(['tool', 'version', 'target', 'specVersion', 'specNotes', 'seed', 'startedAt', 'durationMs', 'timings', 'shard', 'merged', 'conformance', 'summary', 'coverage', 'transitions', 'matrix', 'cells', 'errors']);
     expect(parsed).toMatchObject({
       tool: pkg.name,
       version: pkg.version,
