@@ -16,6 +16,7 @@ import * as ajvFormats from 'ajv-formats';
 import { upgradeFromThreeToThreeOne } from '@scalar/openapi-upgrader/3.0-to-3.1';
 import { addWork, timed } from '../timings.js';
 import { HarnessError } from '../errors.js';
+import { compileCached } from './validator-cache.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the function is on `.default`.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
@@ -281,9 +282,17 @@ function resolveObject(doc: Schema, value: Schema, pointer: string): { value: Sc
   return { value: current, pointer: at };
 }
 
+/**
+ * The options of the response validators' ajv. inlineRefs false: a component many responses share
+ * (Product, Order) is compiled once, as its own function, not again inside every response's
+ * validator; code.source: a validator can be written out and kept (core/spec/validator-cache.ts).
+ */
+const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: true, validateSchema: false, discriminator: false, logger: false, inlineRefs: false, code: { source: true } } as const;
+const AJV_OPTIONS_KEY = JSON.stringify(AJV_OPTIONS);
+
 function newAjv(openapi: string, unknownFormats: readonly string[]): Ajv {
   // logger false: a format no validator knows is noted once in LoadedSpec.notes, not per schema.
-  const options = { strict: false, allErrors: true, validateFormats: true, validateSchema: false, discriminator: false, logger: false } as const;
+  const options = AJV_OPTIONS;
   // Documents are upgraded to OAS 3.1 at load (JSON Schema 2020-12); an older one keeps draft-07 with `nullable`.
   const ajv: Ajv = openapi.startsWith('3.0') ? new Ajv(options) : (new Ajv2020(options) as unknown as Ajv);
   addFormats(ajv);
@@ -511,7 +520,7 @@ async function loadSpecUntimed(file: string): Promise<LoadedSpec> {
   const cached = cache === undefined ? undefined : await readPrepared(cache);
   const ready = cached ?? (await prepare(file, text));
   if (cache !== undefined && !cached) await writePrepared(cache, ready);
-  return prepared(absolute, file, ready);
+  return prepared(absolute, file, ready, cache);
 }
 
 /**
@@ -592,7 +601,7 @@ function withoutSchemaIds(document: Schema): { document: Schema; count: number }
 }
 
 /** The operations and validators of a validated document. */
-function prepared(absolute: string, file: string, { parsed, dereferenced, declared, notes: preparing }: Prepared): LoadedSpec {
+function prepared(absolute: string, file: string, { parsed, dereferenced, declared, notes: preparing }: Prepared, cacheKey?: string): LoadedSpec {
   const DOC_ID = 'openapi-document';
   const apiRules = documentHasApiRules(absolute, parsed);
   const unknownFormats = unknownFormatsOf(parsed);
@@ -697,7 +706,11 @@ function prepared(absolute: string, file: string, { parsed, dereferenced, declar
         const response = resolveObject(parsed, rawOp.value?.responses?.[statusKey], `${rawOp.pointer}/responses/${escapePointer(statusKey)}`);
         const media = response.value?.content?.[mediaType];
         validate = media?.schema
-          ? timed('document', () => ajvOf().compile({ $ref: `${DOC_ID}#${response.pointer}/content/${escapePointer(mediaType)}/schema` }))
+          ? timed('document', () => {
+              const ref = `${DOC_ID}#${response.pointer}/content/${escapePointer(mediaType)}/schema`;
+              // Kept between processes by the document's content (core/spec/validator-cache.ts).
+              return compileCached(ajvOf(), { $ref: ref }, cacheKey === undefined ? undefined : `${cacheKey}\0${AJV_OPTIONS_KEY}\0${ref}`, specCacheDir());
+            })
           : null;
         validators.set(key, validate);
       }
