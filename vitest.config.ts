@@ -51,7 +51,9 @@ export default defineConfig({
           fileParallelism: false,
           // One worker for every file: the stateful suites share no module state across files.
           isolate: false,
-          sequence: { groupOrder: 2 },
+          // After the others on a shared target; beside them when the run gave the group a target
+          // of its own (the embedded reference's second instance: cli/run.ts, STATEFUL_BESIDE_ENV).
+          sequence: { groupOrder: process.env.CONFORMANCE_STATEFUL_BESIDE === '1' ? 1 : 2 },
         },
       },
     ],

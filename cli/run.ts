@@ -188,6 +188,14 @@ function printPreflight(input: PreflightInput, options: RunOptions): void {
   }
 }
 
+/** Set by a run whose stateful group has a target of its own; vitest.config.ts then runs that group beside the other suites. */
+export const STATEFUL_BESIDE_ENV = 'CONFORMANCE_STATEFUL_BESIDE';
+
+/** Whether a suite belongs to the stateful group (the writes suite and the stateful one): they change state, so they are kept together. */
+function isStatefulGroup(suite: string): boolean {
+  return suite === STATEFUL_SUITE || suite === 'writes';
+}
+
 /**
  * The stamp of a sharded run's identity (engine/shard.ts `ShardRun`): the seed, the document's
  * digest, and every option that changes which cells run, how, or what exit code they give.
@@ -278,6 +286,8 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     const mine = assignShards(units, options.shard.count)[options.shard.index - 1]!;
     shard = { ...options.shard, run: shardRun(options, seed, documentDigest(await readFile(specFile, 'utf8'))), units: mine };
   }
+  const inShard = (suite: string) => !shard || (isStatefulGroup(suite) ? shard.units.includes(STATEFUL_UNIT) : shard.units.some((unit) => unit.startsWith(`${suite}:`)));
+  const running = runnable.filter(inShard);
   const config = options.config ? await readConfigFile(options.config, { fixtureNames: knownFixtureNames(spec) }) : undefined;
   const baseline = options.baseline ? await readBaseline(options.baseline, { checkIds: [...CHECK_IDS, ...SCENARIO_IDS, ...MODEL_CHECK_IDS], operationIds: rowIds }) : undefined;
   let adapter: AdapterSource | undefined = options.adapter ? await resolveAdapterOption(options.adapter) : undefined;
@@ -287,6 +297,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
 
   let target: Target;
   let stop: () => Promise<void> = async () => {};
+  let statefulBaseUrl: string | undefined;
   if (url) {
     if (options.faults?.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', '--fault applies to the embedded reference only; use `conformance serve --fault` for a remote one');
     target = resolveRemoteTarget({ url, ...(config ? { config } : {}), ...(options.rate !== undefined ? { rate: options.rate } : {}), ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.rateLimitCheck !== undefined ? { rateLimitCheck: options.rateLimitCheck } : {}), ...(options.env ? { env: options.env } : {}) });
@@ -299,8 +310,18 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     // own address is exempt from its rate limit; the limit is on for the burst of
     // rate_limit_enforced, which comes from another loopback address.
     const rateLimit = { max: DEFAULT_RATE_LIMIT, allowList: [HARNESS_SOURCE_ADDRESS] };
-    const reference = await startReferenceServer({ host: HARNESS_SOURCE_ADDRESS, port: 0, seed, rateLimit, faults: options.faults ?? [], ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) });
-    stop = () => reference.close();
+    const referenceOptions = { host: HARNESS_SOURCE_ADDRESS, port: 0, seed, rateLimit, faults: options.faults ?? [], ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) };
+    const reference = await startReferenceServer(referenceOptions);
+    // The stateful group changes state and moves the clock: on a shared target it runs after the
+    // other suites. The embedded reference gives it a second instance of the same seed instead,
+    // so that it runs beside them (both start from the same demo store, as after read-only suites).
+    const apart = running.some(isStatefulGroup) && running.some((suite) => !isStatefulGroup(suite)) && !options.rate;
+    const second = apart ? await startReferenceServer(referenceOptions) : undefined;
+    stop = async () => {
+      await reference.close();
+      await second?.close();
+    };
+    if (second) statefulBaseUrl = second.url;
     const roles: Target['roles'] = {};
     for (const [role, token] of Object.entries(reference.credentials)) roles[role as Role] = { token, env: defaultTokenEnv(role as Role) };
     // The oauth_client role's token is the client_secret of the client the fixture oauth_client_id names.
@@ -346,6 +367,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     };
     const context: RunContext = {
       timingsDir: breakerDir,
+      ...(statefulBaseUrl ? { statefulTarget: { ...target, baseUrl: statefulBaseUrl } } : {}),
       ...(shard ? { shardUnits: shard.units } : {}),
       target,
       specFile,
@@ -379,10 +401,11 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     const startMs = performance.now();
     const setupMs = startMs - enteredMs;
     let interruptedBy: InterruptSignal | undefined;
+    // vitest.config.ts reads it: the stateful group's project runs beside the others when it has its own target.
+    process.env[STATEFUL_BESIDE_ENV] = statefulBaseUrl ? '1' : '';
     try {
       const { createVitest } = await import('vitest/node');
-      const inShard = (suite: string) => !shard || (suite === STATEFUL_SUITE || suite === 'writes' ? shard.units.includes(STATEFUL_UNIT) : shard.units.some((unit) => unit.startsWith(`${suite}:`)));
-      const files = runnable.filter(inShard).flatMap((s) => (s === STATEFUL_SUITE ? statefulFiles : [`suites/${s}.suite.ts`]));
+      const files = running.flatMap((s) => (s === STATEFUL_SUITE ? statefulFiles : [`suites/${s}.suite.ts`]));
       // A shard the cut left empty (more shards than units) runs nothing and reports no cell.
       if (files.length === 0) collector.collected = { cells: [], errors: [] };
       else ({ interruptedBy } = await runInterruptibly(
@@ -453,6 +476,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     return { exitCode, ...outcome };
   } finally {
     delete process.env[RUN_CONTEXT_ENV];
+    delete process.env[STATEFUL_BESIDE_ENV];
     delete process.env[BREAKER_ENV];
     breaker.close();
     await rm(breakerDir, { recursive: true, force: true });

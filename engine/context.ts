@@ -39,8 +39,24 @@ export interface RunContext {
    * engine/shard.ts); absent, every operation. The stateful group runs whole or not at all.
    */
   shardUnits?: string[];
+  /**
+   * The target of the stateful group (the writes suite, scenarios, families) when it is not
+   * `target`: the embedded reference serves the group from a second instance of the same seed, so
+   * that the group runs beside the other suites instead of after them; absent, `target`.
+   */
+  statefulTarget?: Target;
   /** Where each worker writes its work totals for `--timings` (core/timings.ts); absent: not written. */
   timingsDir?: string;
+}
+
+/**
+ * The run as the stateful group sees it: its own target when the run gave it one
+ * ({@link RunContext.statefulTarget}), with the reproducers made against that target's address.
+ */
+export function statefulRunContext(run: RunContext): RunContext {
+  const target = run.statefulTarget;
+  if (!target) return run;
+  return { ...run, target, ...(run.reproduction ? { reproduction: { ...run.reproduction, runBaseUrl: target.baseUrl } } : {}) };
 }
 
 /** The run's facts a failure is made with (core/failure.ts): its seed, the target's secrets and the reproduction facts. */

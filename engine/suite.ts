@@ -13,7 +13,7 @@ import { createCachingClient } from './caching-client.js';
 import { runCell } from './cell/run.js';
 import { MAX_WRITE_CASES, sendWriteCases, type WriteEvidence } from './cell/evidence.js';
 import { createClient, type Client } from './client.js';
-import { failureRunOf, operationSeed, readRunContext, type RunContext } from './context.js';
+import { failureRunOf, operationSeed, readRunContext, statefulRunContext, type RunContext } from './context.js';
 import { harvestValues } from './harvest.js';
 import { JudgedCells, judgingClient, RESPONSE_CHECKS } from './judge.js';
 import { SAFE_METHODS } from '../core/operation-needs.js';
@@ -80,7 +80,8 @@ export type OperationScope = 'safe' | 'unsafe';
  * @throws HarnessError when the run context, the document or the adapter module cannot be read
  */
 export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: OperationScope = 'safe'): Promise<void> {
-  const run = readRunContext();
+  // The writes suite belongs to the stateful group, and runs against its target.
+  const run = scope === 'unsafe' ? statefulRunContext(readRunContext()) : readRunContext();
   const spec = await loadSpec(run.specFile);
   const checks = selectChecks(run.checks).checks.filter((c) => needs.includes(c.needs));
   const inScope = (o: Operation) => SAFE_METHODS.has(o.method) === (scope === 'safe');

@@ -11,7 +11,7 @@ import type { Family } from './family.js';
 import { selectFamilies } from './registry.js';
 import type { CommandEnv } from './real.js';
 import { failureLines, runFamily, sequencesFor, type FamilyOutcome } from './run-family.js';
-import { readRunContext } from '../context.js';
+import { readRunContext, statefulRunContext } from '../context.js';
 import { makeFailure } from '../../core/failure.js';
 import type { ReproductionInfo } from '../../core/reproducer.js';
 import { settle } from '../suite.js';
@@ -60,7 +60,7 @@ export function familyCell(family: Family<object>, outcome: FamilyOutcome, adapt
  * @throws HarnessError when the run context, the document or the adapter module cannot be read
  */
 export async function defineFamilySuite<M extends object>(family: Family<M>): Promise<void> {
-  const run = readRunContext();
+  const run = statefulRunContext(readRunContext());
   if (!selectFamilies(run.checks, run.operations).some((f) => f.id === family.id)) return;
   // The same target, clients and adapter as the stateful scenarios, closed after the family's test.
   const suite = await statefulSuite();

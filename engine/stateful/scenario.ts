@@ -15,7 +15,7 @@ import { notRunnable, type NotRunnable } from './runnable.js';
 import { loadAdapter } from '../adapters/load.js';
 import { answerText, bodyOf, statusOf, succeeded } from '../../core/answers.js';
 import { createClient, type Client } from '../client.js';
-import { failureRunOf, readRunContext, type RunContext } from '../context.js';
+import { failureRunOf, readRunContext, statefulRunContext, type RunContext } from '../context.js';
 import { secretsOf, type SecretRef } from '../../core/curl.js';
 import { selectedResponseChecks, settle } from '../suite.js';
 import { JudgedCells, judgingClient, noAnswerFinding, stepLines } from '../judge.js';
@@ -54,7 +54,7 @@ const MAX_STEPS = 12;
  * @throws HarnessError when the run context, the document or the adapter module cannot be read
  */
 export async function statefulSuite(): Promise<StatefulSuite> {
-  const run = readRunContext();
+  const run = statefulRunContext(readRunContext());
   const spec = await loadSpec(run.specFile);
   const judged = new JudgedCells(spec, selectedResponseChecks(run), run.baseline ?? []);
   const failureRun = failureRunOf(run);
