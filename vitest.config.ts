@@ -27,6 +27,8 @@ export default defineConfig({
       {
         test: {
           name: 'conformance',
+          // Transformed modules kept on disk (node_modules/.vitest-cache): every run starts new workers.
+          fsModuleCache: true,
           include: ['suites/**/*.suite.ts'],
           exclude: [...configDefaults.exclude, 'suites/stateful/**', 'suites/model/**', 'suites/writes.suite.ts'],
           testTimeout: 120_000,
@@ -42,6 +44,7 @@ export default defineConfig({
       {
         test: {
           name: 'conformance-stateful',
+          fsModuleCache: true,
           // The model-based suites and the checks of operations that change state (writes) change
           // state too: they run with the stateful ones.
           include: ['suites/writes.suite.ts', 'suites/stateful/**/*.suite.ts', 'suites/model/**/*.suite.ts'],
@@ -51,9 +54,9 @@ export default defineConfig({
           fileParallelism: false,
           // One worker for every file: the stateful suites share no module state across files.
           isolate: false,
-          // After the others on a shared target; beside them when the run gave the group a target
-          // of its own (the embedded reference's second instance: cli/run.ts, STATEFUL_BESIDE_ENV).
-          sequence: { groupOrder: process.env.CONFORMANCE_STATEFUL_BESIDE === '1' ? 1 : 2 },
+          // After the others when both run in one vitest (a shared target); a run whose stateful group
+          // has a target of its own runs this project in a second vitest, beside the first (cli/run.ts).
+          sequence: { groupOrder: 2 },
         },
       },
     ],

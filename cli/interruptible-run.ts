@@ -20,16 +20,23 @@ export interface InterruptibleOutcome {
   interruptedBy?: InterruptSignal;
 }
 
+/** One vitest of a run: how to create it and the files it runs. */
+export interface VitestPlan {
+  create: () => Promise<Vitest>;
+  files: string[];
+}
+
 /**
- * Creates vitest (`create`, e.g. `() => createVitest({...})`), replaces vitest's own SIGINT/SIGTERM
- * handlers (which exit the process a millisecond later, before any report is written) with ours,
- * runs `files`, and closes vitest.
+ * Creates each vitest of `plans` (`create`, e.g. `() => createVitest({...})`), replaces vitest's
+ * own SIGINT/SIGTERM handlers (which exit the process a millisecond later, before any report is
+ * written) with ours, runs each one's `files`, all at once, and closes them. A run has two when
+ * its stateful group runs beside the other suites against a target of its own (cli/run.ts).
  * @param breaker the run's breaker, marked interrupted on the first signal
  * @throws whatever `create` or `vitest.start` throws (the caller maps it to CNF_ERR_RUNNER)
  */
-export async function runInterruptibly(create: () => Promise<Vitest>, files: string[], breaker: RunBreaker): Promise<InterruptibleOutcome> {
+export async function runInterruptibly(plans: readonly VitestPlan[], breaker: RunBreaker): Promise<InterruptibleOutcome> {
   const outcome: InterruptibleOutcome = {};
-  let vitest: Vitest | undefined;
+  const vitests: Vitest[] = [];
   const onSignal = (signal: InterruptSignal): void => {
     if (outcome.interruptedBy) {
       // A second signal: the person or the CI job will not wait for the reports.
@@ -37,14 +44,14 @@ export async function runInterruptibly(create: () => Promise<Vitest>, files: str
     }
     outcome.interruptedBy = signal;
     breaker.interrupt(signal);
-    void vitest?.cancelCurrentRun('keyboard-input');
+    for (const vitest of vitests) void vitest.cancelCurrentRun('keyboard-input');
   };
   const handlers = { SIGINT: () => onSignal('SIGINT'), SIGTERM: () => onSignal('SIGTERM') };
   const before = { SIGINT: new Set(process.listeners('SIGINT')), SIGTERM: new Set(process.listeners('SIGTERM')) };
   process.on('SIGINT', handlers.SIGINT);
   process.on('SIGTERM', handlers.SIGTERM);
   try {
-    vitest = await create();
+    for (const plan of plans) vitests.push(await plan.create());
     // vitest's logger registers handlers that set the exit code and exit; ours end the run instead.
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       for (const listener of process.listeners(signal)) {
@@ -53,10 +60,10 @@ export async function runInterruptibly(create: () => Promise<Vitest>, files: str
     }
     // Started even when a signal came during creation: the breaker refuses every request at once,
     // and the reporters still write what little there is.
-    await vitest.start(files);
+    await Promise.all(vitests.map((vitest, i) => vitest.start(plans[i]!.files)));
     return outcome;
   } finally {
-    await vitest?.close();
+    for (const vitest of vitests) await vitest.close();
     process.off('SIGINT', handlers.SIGINT);
     process.off('SIGTERM', handlers.SIGTERM);
   }

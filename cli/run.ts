@@ -14,7 +14,7 @@ import { MODEL_CHECK_IDS, MODEL_FAMILIES, selectFamilies } from '../engine/state
 import { ConsoleReporter, createReporters, type ReportInfo } from '../reporters/index.js';
 import { isPercent, type Coverage } from '../engine/coverage.js';
 import type { FailOn } from '../engine/conformance.js';
-import { exitCodeFor, finishResults, ResultsCollector, type CollectedResults, type RunResults } from '../engine/results.js';
+import { exitCodeFor, finishResults, ResultsCollector, type CollectedResults, type HarnessProblem, type RunResults } from '../engine/results.js';
 import { startReferenceServer } from '../server/index.js';
 import { DEFAULT_RATE_LIMIT } from '../server/rate-limit.js';
 import { loadSpec, specPath, type ApiVersion } from '../core/spec/load.js';
@@ -30,7 +30,7 @@ import { RUN_CONTEXT_ENV, type RunContext } from '../engine/context.js';
 import { HarnessError } from '../core/errors.js';
 import { formatTimings, readWork, type RunTimings } from '../core/timings.js';
 import { assignShards, documentDigest, shardUnits, STATEFUL_UNIT, type Shard, type ShardRun, type ShardStamp } from '../engine/shard.js';
-import { INTERRUPT_EXIT_CODES, runInterruptibly, type InterruptSignal } from './interruptible-run.js';
+import { INTERRUPT_EXIT_CODES, runInterruptibly, type InterruptSignal, type VitestPlan } from './interruptible-run.js';
 import { knownFixtureNames } from '../engine/fixture-names.js';
 import { formatPreflight, preflight, type PreflightInput } from './preflight.js';
 import type { ReproductionInfo } from '../core/reproducer.js';
@@ -188,8 +188,21 @@ function printPreflight(input: PreflightInput, options: RunOptions): void {
   }
 }
 
-/** Set by a run whose stateful group has a target of its own; vitest.config.ts then runs that group beside the other suites. */
-export const STATEFUL_BESIDE_ENV = 'CONFORMANCE_STATEFUL_BESIDE';
+/**
+ * The results of a run's vitests together: their cells in order (the other suites' before the
+ * stateful group's) and their problems, a problem that several report (an interruption) once.
+ * @param nothingRan the shard had no file to run: no results, and none expected
+ */
+function collectedOf(collectors: readonly ResultsCollector[], nothingRan: boolean): CollectedResults {
+  if (nothingRan) return { cells: [], errors: [] };
+  const ran = collectors.filter((c) => c.collected);
+  if (ran.length === 0) return { cells: [], errors: [{ where: 'vitest', message: 'the run ended without results' }] };
+  const errors: HarnessProblem[] = [];
+  for (const problem of ran.flatMap((c) => c.collected!.errors)) {
+    if (!errors.some((e) => e.where === problem.where && e.message === problem.message)) errors.push(problem);
+  }
+  return { cells: ran.flatMap((c) => c.collected!.cells), errors };
+}
 
 /** Whether a suite belongs to the stateful group (the writes suite and the stateful one): they change state, so they are kept together. */
 function isStatefulGroup(suite: string): boolean {
@@ -396,39 +409,38 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     });
     // The console's progress comes from vitest's events; every reporter gets the results once, at the end.
     const progress = reporters.filter((reporter): reporter is ConsoleReporter => reporter instanceof ConsoleReporter);
-    const collector = new ResultsCollector((moduleId, moduleResults) => progress.forEach((reporter) => reporter.moduleDone(moduleId, moduleResults)));
+    const onModule = (moduleId: string, moduleResults: CollectedResults) => progress.forEach((reporter) => reporter.moduleDone(moduleId, moduleResults));
     const startedAt = new Date();
     const startMs = performance.now();
     const setupMs = startMs - enteredMs;
     let interruptedBy: InterruptSignal | undefined;
-    // vitest.config.ts reads it: the stateful group's project runs beside the others when it has its own target.
-    process.env[STATEFUL_BESIDE_ENV] = statefulBaseUrl ? '1' : '';
+    const collectors: ResultsCollector[] = [];
     try {
       const { createVitest } = await import('vitest/node');
-      const files = running.flatMap((s) => (s === STATEFUL_SUITE ? statefulFiles : [`suites/${s}.suite.ts`]));
+      // One vitest for the files of `projects`, with a collector of its own.
+      const plan = (projects: string[], suites: readonly string[], workers: { maxWorkers?: number; fileParallelism?: boolean }): VitestPlan => {
+        const collector = new ResultsCollector(onModule);
+        collectors.push(collector);
+        return {
+          files: suites.flatMap((s) => (s === STATEFUL_SUITE ? statefulFiles : [`suites/${s}.suite.ts`])),
+          create: () => createVitest({ root: ROOT, config: path.join(ROOT, 'vitest.config.ts'), project: projects, run: true, watch: false, reporters: [...progress, collector], ...workers }),
+        };
+      };
+      // Pacing is per process: one worker keeps a remote target under its rate limit.
+      const paced = target.requestsPerSecond ? { maxWorkers: 1, fileParallelism: false } : {};
+      const plans = statefulBaseUrl
+        ? // The stateful group has a target of its own: its vitest runs beside the other suites' one.
+          [plan(['conformance'], running.filter((s) => !isStatefulGroup(s)), paced), plan(['conformance-stateful'], running.filter(isStatefulGroup), paced)]
+        : // The stateful suites run after the others (vitest.config.ts: groupOrder), so that no
+          // state they change moves under a page walk of the generic suites.
+          [plan(['conformance', 'conformance-stateful'], running, paced)];
       // A shard the cut left empty (more shards than units) runs nothing and reports no cell.
-      if (files.length === 0) collector.collected = { cells: [], errors: [] };
-      else ({ interruptedBy } = await runInterruptibly(
-        () =>
-          createVitest({
-            root: ROOT,
-            config: path.join(ROOT, 'vitest.config.ts'),
-            // The stateful suites run after the others (vitest.config.ts: groupOrder), so that no
-            // state they change moves under a page walk of the generic suites.
-            project: ['conformance', 'conformance-stateful'],
-            run: true,
-            watch: false,
-            reporters: [...progress, collector],
-            // Pacing is per process: one worker keeps a remote target under its rate limit.
-            ...(target.requestsPerSecond ? { maxWorkers: 1, fileParallelism: false } : {}),
-          }),
-        files,
-        breaker,
-      ));
+      const work = plans.filter((p) => p.files.length > 0);
+      if (work.length > 0) ({ interruptedBy } = await runInterruptibly(work, breaker));
     } catch (error) {
       throw new HarnessError('CNF_ERR_RUNNER', `vitest could not run the suites: ${(error as Error).message}`, { cause: error });
     }
-    const collected: CollectedResults = collector.collected ?? { cells: [], errors: [{ where: 'vitest', message: 'the run ended without results' }] };
+    const collected: CollectedResults = collectedOf(collectors, running.length === 0);
     // A run that checked nothing has not shown conformance: say so rather than exit 0 (a shard the cut gave nothing is not such a run).
     if (collected.cells.length === 0 && collected.errors.length === 0 && !(shard && shard.units.length === 0)) {
       collected.errors.push({ where: 'run', message: 'no check ran: the selected suites, checks and operations match nothing', code: 'CNF_ERR_CONFIG_INVALID' });
@@ -476,7 +488,6 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     return { exitCode, ...outcome };
   } finally {
     delete process.env[RUN_CONTEXT_ENV];
-    delete process.env[STATEFUL_BESIDE_ENV];
     delete process.env[BREAKER_ENV];
     breaker.close();
     await rm(breakerDir, { recursive: true, force: true });
