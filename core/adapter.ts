@@ -45,6 +45,7 @@ export const ADAPTER_CAPABILITIES = [
   'grantLicenseKey',
   'clockNow',
   'createClockSubscription',
+  'setPaymentFailure',
 ] as const;
 
 /** The name of an adapter capability (a method of {@link TargetAdapter}). */
@@ -221,6 +222,8 @@ export interface TargetAdapter {
    * @returns the subscription as the API shows it (`id`, `status`, `current_period_end`)
    */
   createClockSubscription?(input: ClockSubscriptionInput): Promise<ApiObject>;
+  /** Makes the charges of a subscription started by {@link createClockSubscription} fail (`fail` true) or succeed again from now on; a past_due subscription then recovers at its next retry. */
+  setPaymentFailure?(subscriptionId: string, fail: boolean): Promise<void>;
   /** Waits until webhook deliveries have settled (an optimisation: suites otherwise wait by polling). */
   settleDeliveries?(timeoutMs: number): Promise<void>;
   /** Releases what the adapter holds (connections). */

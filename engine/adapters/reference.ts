@@ -113,6 +113,9 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
       };
       return objectOf('createClockSubscription', await call('createClockSubscription', 'POST', '/__control/test-clock/subscriptions', body));
     },
+    async setPaymentFailure(subscriptionId, fail) {
+      await call('setPaymentFailure', 'POST', `/__control/subscriptions/${encodeURIComponent(subscriptionId)}/payment-failures`, { fail });
+    },
     async createWebhookEndpoint(input) {
       const answer = objectOf('createWebhookEndpoint', await call('createWebhookEndpoint', 'POST', '/__control/webhook-endpoints', { url: input.url, events: input.events, ...(input.enabled === undefined ? {} : { enabled: input.enabled }) }));
       stringField('createWebhookEndpoint', answer, 'id');

@@ -20,6 +20,8 @@ const DUNNING_HORIZON_DAYS = 60;
 /** The subscriptions the scenarios start and what the clock did to them, shared by the scenarios of this file. */
 interface Observation {
   active: ApiObject;
+  /** Its charges fail, then (when the adapter can say so) succeed again. */
+  recovering: ApiObject;
   trial: ApiObject;
   canceling: ApiObject;
   failing: ApiObject;
@@ -43,13 +45,14 @@ async function observe(s: ScenarioRun): Promise<Observation> {
   const trial = await start({ customerId, trialDays: 1 });
   const canceling = await start({ customerId, cancelAtPeriodEnd: true });
   const failing = await start({ customerId, failPayments: true });
-  for (const [subscription, what] of [[active, 'active'], [trial, 'trial'], [canceling, 'canceling'], [failing, 'failing']] as const) idOf(subscription, what);
+  const recovering = await start({ customerId, failPayments: true });
+  for (const [subscription, what] of [[active, 'active'], [trial, 'trial'], [canceling, 'canceling'], [failing, 'failing'], [recovering, 'recovering']] as const) idOf(subscription, what);
   const periodMs = Date.parse(String(active.current_period_end)) - Date.parse(String(active.current_period_start));
   if (!Number.isFinite(periodMs) || periodMs <= 0) throw new AdapterError('createClockSubscription', `adapter "${suite.adapter?.name}": the subscription it started has no period (${String(active.current_period_start)} to ${String(active.current_period_end)})`);
   await s.adapter('advanceClock')(Math.max(periodMs, DAY_MS) + MARGIN_MS);
   const after = await s.adapter('listEvents')({});
   const known = new Set(before.map((event) => event.id));
-  return { active, trial, canceling, failing, events: after.filter((event) => event.id === undefined || !known.has(event.id)), steps: [...s.steps] };
+  return { active, recovering, trial, canceling, failing, events: after.filter((event) => event.id === undefined || !known.has(event.id)), steps: [...s.steps] };
 }
 
 async function observed(s: ScenarioRun): Promise<Observation> {
@@ -109,7 +112,7 @@ defineScenario(suite, 'renewal_order_events_ordered', async (s) => {
 });
 
 defineScenario(suite, 'subscription_renewal_order', async (s) => {
-  const { active, failing, events } = await observed(s);
+  const { active, failing, recovering, events } = await observed(s);
   const id = String(active.id);
   const [orderId] = renewalOrderIds(events, id);
   if (!s.check(orderId !== undefined, {
@@ -128,7 +131,11 @@ defineScenario(suite, 'subscription_renewal_order', async (s) => {
   for (const finding of renewalOrderFindings(id, order)) s.fail(finding, exchange);
   if (order.status === 'paid') s.transition('order', 'pending', 'paid');
 
-  // A failed charge: past_due at the period end, then, as the clock moves on, canceled or unpaid.
+  // A failed charge: past_due at the period end, then, as the clock moves on, canceled or unpaid;
+  // one whose payment method is fixed meanwhile (when the adapter can say so) recovers: active again.
+  const recoveringId = String(recovering.id);
+  const fix = suite.adapter?.setPaymentFailure;
+  if (fix && (await read(s, recoveringId))?.status === 'past_due') await s.adapter('setPaymentFailure')(recoveringId, false);
   const failingId = String(failing.id);
   let state = await read(s, failingId);
   if (!state) return;
@@ -145,6 +152,16 @@ defineScenario(suite, 'subscription_renewal_order', async (s) => {
     state = await read(s, failingId);
   }
   if (!state) return;
+  if (fix) {
+    const recovered = await read(s, recoveringId);
+    if (recovered && s.check(recovered.status === 'active', {
+      kind: 'recovered_payment_not_active',
+      title: 'A past_due subscription whose charges succeed again did not become active',
+      message: `The charges of past_due subscription ${recoveringId} were made to succeed again; ${DUNNING_HORIZON_DAYS} days later at most it is ${JSON.stringify(recovered.status)}.`,
+      expected: 'active',
+      actual: recovered.status,
+    })) s.transition('subscription', 'past_due', 'active');
+  }
   s.check(state.status === 'canceled' || state.status === 'unpaid', {
     kind: 'dunning_never_ends',
     title: 'A subscription whose charges keep failing stays past_due',
