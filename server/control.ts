@@ -22,7 +22,7 @@ import {
   type ProductInput,
   type SubscriptionInput,
 } from './control-records.js';
-import { runLifecycle, setPaymentsFail, startClockSubscription, type ClockSubscriptionInput } from './clock/lifecycle.js';
+import { lifecycleStepsUntil, MAX_LIFECYCLE_STEPS, runLifecycle, setPaymentsFail, startClockSubscription, type ClockSubscriptionInput } from './clock/lifecycle.js';
 import type { DemoData } from './demo-data.js';
 import { notifyStoreChanged, type MachineContext } from './events.js';
 import { send } from './http.js';
@@ -242,7 +242,7 @@ export function mintAuthorizationCode(env: ControlEnvironment, input: Authorizat
  * (trial ends, renewals with their orders, failed charges and their retries, cancellations at
  * period end), each at the instant it fell due (server/clock/lifecycle.ts).
  * @param ms milliseconds, a non-negative finite number; the clock's total advance stays within {@link MAX_CLOCK_OFFSET_MS}
- * @returns the new current time (ISO 8601), INVALID (not a number) or OUT_OF_RANGE (negative, or beyond the total)
+ * @returns the new current time (ISO 8601), INVALID (not a number) or OUT_OF_RANGE (negative, beyond the total, or more than {@link MAX_LIFECYCLE_STEPS} lifecycle steps at once: nothing changes then)
  * @see docs/lifecycle.md
  */
 export function advanceClock(env: ControlEnvironment, ms: number): Result<{ now: string }, ControlError> {
@@ -251,7 +251,11 @@ export function advanceClock(env: ControlEnvironment, ms: number): Result<{ now:
   if (!Number.isFinite(ms) || ms < 0 || ms > room) {
     return fail(outOfRange('ms', `ms must be from 0 to ${room} milliseconds: the clock runs at most ${MAX_CLOCK_OFFSET_MS} ms (100 years) ahead in total, and is ${env.store.clockOffsetMs} ms ahead now.`));
   }
-  runLifecycle(env, env.store.clock().getTime() + ms);
+  const until = env.store.clock().getTime() + ms;
+  if (lifecycleStepsUntil(env.store, until) > MAX_LIFECYCLE_STEPS) {
+    return fail(outOfRange('ms', `Advancing by ${ms} ms would make the test clock apply more than ${MAX_LIFECYCLE_STEPS} renewals, charges and retries at once; advance in smaller steps.`));
+  }
+  runLifecycle(env, until);
   env.store.clockOffsetMs += ms;
   return ok({ now: nowTimestamp(env.store) });
 }

@@ -75,6 +75,37 @@ function nextDue(store: Store, untilMs: number): Due | undefined {
   return next;
 }
 
+/** Most steps (renewals, trial ends, retries) one advance may apply: about ten seconds of work; a longer advance is refused before anything changes. */
+export const MAX_LIFECYCLE_STEPS = 20_000;
+
+/**
+ * How many steps an advance to `untilMs` would apply at most (an upper bound: a cancellation at
+ * period end counts its periods as renewals), counting no further than `cap`.
+ * @param untilMs epoch milliseconds
+ * @returns the bound, or `cap + 1` once it exceeds `cap`
+ */
+export function lifecycleStepsUntil(store: Store, untilMs: number, cap = MAX_LIFECYCLE_STEPS): number {
+  let steps = 0;
+  for (const subscription of store.subscriptions.all()) {
+    const clock = subscription.test_clock;
+    if (!clock || !['trialing', 'active', 'past_due'].includes(subscription.status)) continue;
+    if (subscription.status === 'trialing') {
+      if (subscription.trial_end === null || ms(subscription.trial_end) > untilMs) continue;
+      steps += 1 + DUNNING_RETRY_DAYS.length;
+    }
+    if (subscription.status === 'past_due') steps += DUNNING_RETRY_DAYS.length + 1;
+    // Periods from the anchor (a trial's end starts a new anchor: counted from it, the bound only grows).
+    const anchor = subscription.status === 'trialing' ? ms(subscription.trial_end!) : ms(clock.anchor);
+    const count = Math.max(1, subscription.recurring_interval_count);
+    for (let cycle = subscription.status === 'trialing' ? 0 : clock.cycle; addIntervals(anchor, subscription.recurring_interval, (cycle + 1) * count) <= untilMs; cycle++) {
+      steps += 1;
+      if (steps > cap) return cap + 1;
+    }
+    if (steps > cap) return cap + 1;
+  }
+  return steps;
+}
+
 /**
  * Applies everything due up to `untilMs`, in time order, each step at the instant it fell due.
  * @param untilMs epoch milliseconds: the clock's new time

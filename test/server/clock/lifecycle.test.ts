@@ -254,3 +254,24 @@ describe('test clock: --state keeps what the clock did', () => {
     }
   });
 });
+
+describe('test clock: an advance too long for its subscriptions', () => {
+  it('is refused with a 422 before anything changes; smaller steps go through', async () => {
+    const server = await fresh();
+    try {
+      const daily = [...server.store.products.all()].find((p) => p.organization_id === server.fixtures.organization_id && p.recurring_interval === 'day' && (p.recurring_interval_count ?? 1) === 1 && !p.is_archived && p.price_ids.length > 0);
+      expect(daily, 'the demo data has a daily product').toBeDefined();
+      const id = value(server.control.createClockSubscription({ customer_id: server.fixtures.customer_id!, product_id: daily!.id })).id as string;
+      const events = server.control.events().length;
+      const answer = await server.app.inject({ method: 'POST', url: '/__control/clock/advance', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ ms: 100 * 365 * DAY }) });
+      expect(answer.statusCode).toBe(422);
+      expect(answer.json().detail[0]).toMatchObject({ loc: ['body', 'ms'], msg: expect.stringMatching(/smaller steps/) });
+      expect(server.control.events()).toHaveLength(events);
+      expect(server.store.subscriptions.get(id)!.current_period_end).toBe('2027-02-01T09:00:00.000000Z');
+      expect(value(server.control.advanceClock(10 * DAY)).now).toMatch(/^2027-02-10T09:00:00/);
+      expect(server.store.subscriptions.get(id)!.current_period_end).toBe('2027-02-11T09:00:00.000000Z');
+    } finally {
+      await server.app.close();
+    }
+  });
+});
