@@ -256,7 +256,7 @@ describe('every acknowledged write survives a restart', () => {
   it('knows every route of the control API: a POST has a recipe, and the GET routes are reads', () => {
     expect(posts.filter((route) => !CONTROL_RECIPES[route])).toEqual([]);
     expect(Object.keys(CONTROL_RECIPES).filter((route) => !posts.includes(route))).toEqual([]);
-    expect(gets.sort()).toEqual(['/__control/events', '/__control/webhook-deliveries']);
+    expect(gets.sort()).toEqual(['/__control/clock', '/__control/events', '/__control/webhook-deliveries']);
   });
 
   it.each(['SIGKILL', 'SIGTERM'] as const)('after %s: every write of the document and of the control API reads back the same, and the whole store is the same', async (signal) => {
