@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signatureProblem } from '../../../checks/stateful/webhook-deliveries.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../core/webhook-receiver.js';
 import { DUNNING_RETRY_DAYS } from '../../../server/clock/lifecycle.js';
 import type { EventRecord } from '../../../server/records.js';
@@ -213,6 +214,38 @@ describe('test clock: signed webhook deliveries of a renewal', () => {
       expect(delivery.headers['webhook-signature']!.split(' ')).toContain(expected);
     }
     expect(receiver.receivedBy('refunds')).toEqual([]);
+  });
+});
+
+describe('test clock: signed deliveries of every lifecycle event', () => {
+  it('trial end, cancellation at period end, failed charge and end of dunning each reach the endpoint subscribed to them, signed, in order', async () => {
+    const server = await fresh();
+    const receiver = await startWebhookReceiver();
+    try {
+      const kinds = ['subscription.active', 'subscription.cycled', 'subscription.past_due', 'subscription.revoked', 'order.created', 'order.paid'];
+      const endpoint = value(server.control.createWebhookEndpoint({ url: receiver.urlFor('lifecycle'), events: kinds }));
+      const customer = server.fixtures.customer_id!;
+      const trial = value(server.control.createClockSubscription({ customer_id: customer, trial_days: 3 })).id as string;
+      const canceling = value(server.control.createClockSubscription({ customer_id: customer, cancel_at_period_end: true })).id as string;
+      const failing = value(server.control.createClockSubscription({ customer_id: customer, fail_payments: true })).id as string;
+      await server.control.settleDeliveries(5000);
+      const first = receiver.receivedBy('lifecycle').length;
+      server.control.advanceClock(45 * DAY);
+      await server.control.settleDeliveries(10_000);
+      const deliveries = receiver.receivedBy('lifecycle').slice(first);
+      const of = (id: string) => deliveries.map((d) => JSON.parse(d.body) as { type: string; data: { id: string; subscription_id?: string } }).filter((b) => b.data.id === id || b.data.subscription_id === id).map((b) => b.type);
+      expect(of(trial)).toEqual(['subscription.active', 'order.created', 'order.paid', 'subscription.cycled', 'order.created', 'order.paid']);
+      expect(of(canceling)).toEqual(['subscription.revoked']);
+      expect(of(failing)).toEqual(['subscription.cycled', 'order.created', 'subscription.past_due', 'subscription.revoked']);
+      const now = Date.parse(value(server.control.advanceClock(0)).now);
+      for (const delivery of deliveries) {
+        expect(signatureProblem(endpoint.secret as string, delivery, now)).toBeUndefined();
+        expect(kinds).toContain((JSON.parse(delivery.body) as { type: string }).type);
+      }
+    } finally {
+      await receiver.close();
+      await server.app.close();
+    }
   });
 });
 
