@@ -18,6 +18,7 @@ export const {
   selectChecks,
   HarnessError,
   HARNESS_ERROR_CODES,
+  startWebhookReceiver,
   lintDocument,
   formatLintResult,
   loadSpec,

@@ -17,6 +17,7 @@ export { replayReport } from './cli/replay.js';
 export { startReferenceServer, printBanner, FAULTS, type StartOptions, type RunningReference, type FaultDefinition, type FaultId } from './server/index.js';
 export { CHECKS, CHECK_IDS, selectChecks } from './checks/index.js';
 export { HarnessError, HARNESS_ERROR_CODES, type HarnessErrorCode } from './core/errors.js';
+export { startWebhookReceiver, type WebhookReceiver, type ReceivedRequest } from './core/webhook-receiver.js';
 export { lintDocument, formatLintResult, type LintResult, type LintDiagnostic } from './core/spec/lint.js';
 export { loadSpec, specPath, API_VERSIONS, type ApiVersion, type LoadedSpec, type Operation } from './core/spec/load.js';
 export * from './reporters/index.js';

@@ -202,8 +202,10 @@ program
   .option('--rate-limit <n|off>', 'requests per second per client IP, or off', rateLimit, 100)
   .option('--no-control', 'do not serve the control API under /__control/')
   .option('--state <file>', 'keep the store in this file: loaded at start when it exists, written after changes and on exit')
+  .addOption(new Option('--demo-data <store>', 'demo store: default (the price types of the platform\'s document only) or full (also unit_based and metered_tiers)').choices(['default', 'full']).default('default'))
   .action(async (opts) => {
     const running = await startReferenceServer({
+      demoData: opts.demoData as 'default' | 'full',
       host: opts.host,
       port: opts.port,
       ...(opts.seed !== undefined ? { seed: opts.seed } : {}),

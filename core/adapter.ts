@@ -43,6 +43,9 @@ export const ADAPTER_CAPABILITIES = [
   'createProduct',
   'createSubscription',
   'grantLicenseKey',
+  'clockNow',
+  'createClockSubscription',
+  'setPaymentFailure',
 ] as const;
 
 /** The name of an adapter capability (a method of {@link TargetAdapter}). */
@@ -85,6 +88,22 @@ export interface SubscriptionInput {
   status: string;
   /** Seats: the subscription is seat-based with this many, so that seat invitations can be sent to it. */
   seats?: number;
+}
+
+/**
+ * What {@link TargetAdapter.createClockSubscription} starts: a subscription that the target's
+ * clock drives (its trial ends, it renews, it is charged and ends as {@link TargetAdapter.advanceClock}
+ * moves time). Absent fields are the adapter's choice. @see docs/lifecycle.md
+ */
+export interface ClockSubscriptionInput {
+  /** A customer of the `admin` role's organization. */
+  customerId: string;
+  /** Days of trial (status trialing until then); absent or 0: active at once. */
+  trialDays?: number;
+  /** The subscription is canceled at its period's end. */
+  cancelAtPeriodEnd?: boolean;
+  /** Its charges fail (past_due, then the target's dunning). */
+  failPayments?: boolean;
 }
 
 /** What {@link TargetAdapter.grantLicenseKey} grants. */
@@ -194,6 +213,17 @@ export interface TargetAdapter {
   createSubscription?(input: SubscriptionInput): Promise<ApiObject>;
   /** Grants a customer a license key (a license_keys benefit). @returns the key as the customer portal shows it (`id`, `status` granted) */
   grantLicenseKey?(input: LicenseKeyInput): Promise<ApiObject>;
+  /** The target's current time (ISO 8601), which {@link advanceClock} moves: what signatures' timestamps are judged against. */
+  clockNow?(): Promise<string>;
+  /**
+   * Starts a subscription the target's clock drives (the capability "can advance time for
+   * subscriptions"): advancing the clock past its trial or period end ends the trial, renews it
+   * with an order, charges it or ends it as docs/lifecycle.md says.
+   * @returns the subscription as the API shows it (`id`, `status`, `current_period_end`)
+   */
+  createClockSubscription?(input: ClockSubscriptionInput): Promise<ApiObject>;
+  /** Makes the charges of a subscription started by {@link createClockSubscription} fail (`fail` true) or succeed again from now on; a past_due subscription then recovers at its next retry. */
+  setPaymentFailure?(subscriptionId: string, fail: boolean): Promise<void>;
   /** Waits until webhook deliveries have settled (an optimisation: suites otherwise wait by polling). */
   settleDeliveries?(timeoutMs: number): Promise<void>;
   /** Releases what the adapter holds (connections). */

@@ -16,7 +16,7 @@ import { compileBodyParser, FORM_MEDIA_TYPE, InvalidJsonBody, parseFormBody, Unr
 import { createControl, registerControlRoutes, type ReferenceControl } from './control.js';
 import { asBytes, encode, preferredCoding, type ContentCoding } from './content-coding.js';
 import { readDemoCache, writeDemoCache } from './demo-cache.js';
-import { seedDemoData, type DemoData } from './demo-data.js';
+import { seedDemoData, type DemoData, type DemoDataVariant } from './demo-data.js';
 import { notifyStoreChanged } from './events.js';
 import { resolveFaults, type FaultId, type FaultSet } from './faults.js';
 import { HANDLERS } from './handlers.js';
@@ -50,8 +50,10 @@ export interface BuildAppOptions {
   faults?: string[];
   /** OpenAPI document whose operations become routes (default spec/openapi.yaml). */
   specFile?: string;
-  /** Current time (default the system clock); demo data does not depend on it. */
+  /** Current time (default the system clock); demo data does not depend on it. A fixed instant (`() => new Date('2027-01-31T09:00:00Z')`) makes a test clock that only the control API's advance moves (docs/lifecycle.md). */
   clock?: () => Date;
+  /** Which demo store to seed (default `default`: only the price types the platform's document knows; `full`: the description's six). @see server/demo-data.ts DemoDataVariant */
+  demoData?: DemoDataVariant;
   /** Fastify (pino) request logging; off by default. */
   logger?: boolean;
   /** Serve the control API under `/__control/` (default true). The in-process control functions work either way. */
@@ -191,8 +193,8 @@ interface Seeding {
   tokens: Record<DemoTokenName, string>;
 }
 
-function seed(store: Store): Seeding {
-  const demo = seedDemoData(store);
+function seed(store: Store, variant: DemoDataVariant = 'default'): Seeding {
+  const demo = seedDemoData(store, undefined, variant);
   return { demo, tokens: issueDemoTokens(store, demo.organizations, demo.userId, demo.portal) };
 }
 
@@ -217,12 +219,14 @@ const CACHED_SEED = 1;
 async function openSeededStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean; recovered?: RecoveredState; seeding: Seeding }> {
   const opened = await openStore(options);
   const seedValue = opened.store.seed;
-  const cached = seedValue === CACHED_SEED ? await readDemoCache(seedValue, options.clock) : undefined;
+  const variant = options.demoData ?? 'default';
+  // Only the default store is cached: the demo cache is keyed by the seed alone.
+  const cached = seedValue === CACHED_SEED && variant === 'default' ? await readDemoCache(seedValue, options.clock) : undefined;
   if (opened.restored) return { ...opened, seeding: cached?.seeding ?? seedingOf(seedValue) };
   const restored = cached?.store();
   if (cached && restored) return { store: restored, restored: false, seeding: cached.seeding };
-  const seeding = seed(opened.store);
-  if (seedValue === CACHED_SEED) await writeDemoCache(opened.store, seeding);
+  const seeding = seed(opened.store, variant);
+  if (seedValue === CACHED_SEED && variant === 'default') await writeDemoCache(opened.store, seeding);
   return { ...opened, seeding };
 }
 
@@ -301,7 +305,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     reseed: () => {
       webhooks.reset();
       clearStore(store);
-      seeding = seed(store);
+      seeding = seed(store, options.demoData);
       return seeding.demo;
     },
     webhooks,

@@ -22,6 +22,7 @@ import {
   type ProductInput,
   type SubscriptionInput,
 } from './control-records.js';
+import { lifecycleStepsUntil, MAX_LIFECYCLE_STEPS, runLifecycle, setPaymentsFail, startClockSubscription, type ClockSubscriptionInput } from './clock/lifecycle.js';
 import type { DemoData } from './demo-data.js';
 import { notifyStoreChanged, type MachineContext } from './events.js';
 import { send } from './http.js';
@@ -236,9 +237,13 @@ export function mintAuthorizationCode(env: ControlEnvironment, input: Authorizat
 }
 
 /**
- * Moves the server's clock forward (tokens, codes, invitations and presigned URLs expire by it).
+ * Moves the server's clock forward (tokens, codes, invitations and presigned URLs expire by it)
+ * and applies, in time order, what falls due meanwhile for the subscriptions the test clock drives
+ * (trial ends, renewals with their orders, failed charges and their retries, cancellations at
+ * period end), each at the instant it fell due (server/clock/lifecycle.ts).
  * @param ms milliseconds, a non-negative finite number; the clock's total advance stays within {@link MAX_CLOCK_OFFSET_MS}
- * @returns the new current time (ISO 8601), INVALID (not a number) or OUT_OF_RANGE (negative, or beyond the total)
+ * @returns the new current time (ISO 8601), INVALID (not a number) or OUT_OF_RANGE (negative, beyond the total, or more than {@link MAX_LIFECYCLE_STEPS} lifecycle steps at once: nothing changes then)
+ * @see docs/lifecycle.md
  */
 export function advanceClock(env: ControlEnvironment, ms: number): Result<{ now: string }, ControlError> {
   if (typeof ms !== 'number' || Number.isNaN(ms)) return fail({ code: 'INVALID', message: 'ms must be a number of milliseconds.' });
@@ -246,8 +251,33 @@ export function advanceClock(env: ControlEnvironment, ms: number): Result<{ now:
   if (!Number.isFinite(ms) || ms < 0 || ms > room) {
     return fail(outOfRange('ms', `ms must be from 0 to ${room} milliseconds: the clock runs at most ${MAX_CLOCK_OFFSET_MS} ms (100 years) ahead in total, and is ${env.store.clockOffsetMs} ms ahead now.`));
   }
+  const until = env.store.clock().getTime() + ms;
+  if (lifecycleStepsUntil(env.store, until) > MAX_LIFECYCLE_STEPS) {
+    return fail(outOfRange('ms', `Advancing by ${ms} ms would make the test clock apply more than ${MAX_LIFECYCLE_STEPS} renewals, charges and retries at once; advance in smaller steps.`));
+  }
+  runLifecycle(env, until);
   env.store.clockOffsetMs += ms;
   return ok({ now: nowTimestamp(env.store) });
+}
+
+/**
+ * Starts a subscription the test clock drives (trialing for `trial_days`, else active with its
+ * first order paid); advancing the clock then renews, charges and ends it (docs/lifecycle.md).
+ * @returns the subscription as the API shows it; NOT_FOUND (customer, product) or INVALID
+ */
+export function createClockSubscription(env: ControlEnvironment, input: ClockSubscriptionInput): Result<Json, ControlError> {
+  const started = startClockSubscription(env, input);
+  return started.ok ? ok(serializeSubscription(env, started.value)) : fail(started.error);
+}
+
+/**
+ * Marks the charges of a subscription the test clock drives to fail (`fail` true) or to succeed
+ * again; the next charge or retry follows the mark.
+ * @returns the subscription as the API shows it; NOT_FOUND (unknown id) or INVALID (not on the test clock)
+ */
+export function markPaymentsFail(env: ControlEnvironment, subscriptionId: string, failPayments: boolean): Result<Json, ControlError> {
+  const marked = setPaymentsFail(env.store, subscriptionId, failPayments);
+  return marked.ok ? ok(serializeSubscription(env, marked.value)) : fail(marked.error);
 }
 
 /** Restores the demo state of the seed: the same records, ids, tokens and fixtures as at start; the clock offset is 0 again. */
@@ -337,6 +367,10 @@ export interface ReferenceControl {
   createSeatInvitation(input?: SeatInvitationInput): Result<{ seat: Json; invitation_token: string }, ControlError>;
   mintAuthorizationCode(input?: AuthorizationCodeInput): Result<MintedCode, ControlError>;
   advanceClock(ms: number): Result<{ now: string }, ControlError>;
+  /** The server's current time (ISO 8601, microseconds), as the test clock has moved it. */
+  clockNow(): string;
+  createClockSubscription(input: ClockSubscriptionInput): Result<Json, ControlError>;
+  markPaymentsFail(subscriptionId: string, failPayments: boolean): Result<Json, ControlError>;
   reset(): { fixtures: Record<string, string> };
   events(type?: string, page?: EventPage): EventRecord[];
   createWebhookEndpoint(input: WebhookEndpointInput): Result<Json, ControlError>;
@@ -366,6 +400,9 @@ export function createControl(env: ControlEnvironment): ReferenceControl {
     createSeatInvitation: (input) => changed(createSeatInvitation(env, input)),
     mintAuthorizationCode: (input) => changed(mintAuthorizationCode(env, input)),
     advanceClock: (ms) => changed(advanceClock(env, ms)),
+    clockNow: () => nowTimestamp(env.store),
+    createClockSubscription: (input) => changed(createClockSubscription(env, input)),
+    markPaymentsFail: (id, failPayments) => changed(markPaymentsFail(env, id, failPayments)),
     reset: () => changed(reset(env)),
     events: (type, page) => listEvents(env, type, page),
     createWebhookEndpoint: (input) => changed(createWebhookEndpoint(env, input)),
@@ -402,6 +439,9 @@ function jsonObject(body: unknown, fields: FieldTypes): Result<Record<string, un
 
 /**
  * Serves the control functions: `POST /__control/reset`, `POST /__control/clock/advance {ms}`,
+ * `POST /__control/test-clock/subscriptions {customer_id, product_id?, trial_days?,
+ * cancel_at_period_end?, fail_payments?, seats?}` (201), `POST
+ * /__control/subscriptions/:id/payment-failures {fail}`,
  * `POST /__control/orders {customer_id?, product_id?, checkout?, seats?}` (201),
  * `POST /__control/orders/:id/complete`, `POST /__control/orders/:id/refunds {amount?, reason?}`
  * (201), `POST /__control/customers {external_id?, email?, name?}` (201),
@@ -409,7 +449,7 @@ function jsonObject(body: unknown, fields: FieldTypes): Result<Record<string, un
  * `POST /__control/license-keys {customer_id, benefit_id?}` (201), `POST /__control/seat-invitations {subscription_id?,
  * email?, expires_in_seconds?}` (201), `POST /__control/authorization-codes {client_id?,
  * redirect_uri?, scope?, subject_type?, subject_id?, nonce?, expires_in_seconds?}` (201),
- * `GET /__control/events?type=&after=&limit=` (`{items, has_more}`: the events after the event id
+ * `GET /__control/clock` (`{now}`), `GET /__control/events?type=&after=&limit=` (`{items, has_more}`: the events after the event id
  * `after`, at most `limit` of them), `POST /__control/webhook-endpoints {url, events,
  * organization_id?, enabled?, secret?, name?}` (201), `POST /__control/webhook-endpoints/:id/enabled
  * {enabled}`, `GET /__control/webhook-deliveries?endpoint_id=&event_type=&event_id=` and
@@ -426,6 +466,18 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
   };
   route('/__control/reset', {}, () => ({ status: 200, body: control.reset() }));
   route('/__control/clock/advance', { ms: 'number' }, (body) => answer(control.advanceClock(body.ms as number)));
+  route(
+    '/__control/test-clock/subscriptions',
+    { customer_id: 'string', product_id: 'string', trial_days: 'number', cancel_at_period_end: 'boolean', fail_payments: 'boolean', seats: 'number' },
+    (body) => {
+      if (body.customer_id === undefined) return answer(fail({ code: 'INVALID', message: 'customer_id is required.' }));
+      return answer(control.createClockSubscription(body as unknown as ClockSubscriptionInput), 201);
+    },
+  );
+  route('/__control/subscriptions/:id/payment-failures', { fail: 'boolean' }, (body, params) => {
+    if (body.fail === undefined) return answer(fail({ code: 'INVALID', message: 'fail is required.' }));
+    return answer(control.markPaymentsFail(params.id!, body.fail as boolean));
+  });
   route('/__control/orders', { customer_id: 'string', product_id: 'string', checkout: 'boolean', seats: 'number' }, (body) => answer(control.createOrder(body as CreateOrderInput), 201));
   route('/__control/orders/:id/complete', {}, (_body, params) => answer(control.completeOrder(params.id!)));
   route('/__control/orders/:id/refunds', { amount: 'number', reason: 'string' }, (body, params) => answer(control.refundOrder(params.id!, body as RefundInput), 201));
@@ -445,6 +497,7 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
     { client_id: 'string', redirect_uri: 'string|null', scope: 'string', subject_type: 'string', subject_id: 'string', nonce: 'string', expires_in_seconds: 'number' },
     (body) => answer(control.mintAuthorizationCode(body as AuthorizationCodeInput), 201),
   );
+  app.get('/__control/clock', async (_request, reply) => send(reply, { status: 200, body: { now: control.clockNow() } }));
   app.get('/__control/events', async (request, reply) => {
     const { type, after, limit } = request.query as Record<string, unknown>;
     const count = typeof limit === 'string' ? Number(limit) : undefined;

@@ -584,11 +584,42 @@ function fixturesOf(store: Store, a: string, b: string): Record<string, string> 
 }
 
 /**
+ * Which demo store to seed: `default` holds only price types that both the API description and
+ * the platform's public OpenAPI document (version 2026-10, `ProductPrice` discriminator: fixed,
+ * custom, seat_based, metered_unit) know, so that the platform's SDKs accept every answer;
+ * `full` keeps the description's two others (unit_based, metered_tiers) too.
+ * @see docs/reference-server.md (Demo data); docs/platform.md
+ */
+export type DemoDataVariant = 'default' | 'full';
+
+/** The price amount types of the platform's public OpenAPI document, version 2026-10 (schema ProductPrice). */
+export const PLATFORM_PRICE_TYPES: readonly PriceAmountType[] = ['fixed', 'custom', 'seat_based', 'metered_unit'];
+
+/**
+ * Narrows the prices of a seeded store to {@link PLATFORM_PRICE_TYPES}, drawing nothing (the rest
+ * of the data stays as the seed made it): a unit_based price becomes a fixed price of 0 (what every
+ * amount computed from it counted: a unit-based price has no amount of its own), a metered_tiers
+ * price a metered_unit price of the same meter.
+ * @returns how many prices changed
+ */
+export function narrowToPlatformPriceTypes(store: Store): number {
+  let changed = 0;
+  for (const price of [...store.prices.all()]) {
+    if (price.amount_type === 'unit_based') store.prices.update(price, { amount_type: 'fixed', price_amount: 0 });
+    else if (price.amount_type === 'metered_tiers') store.prices.update(price, { amount_type: 'metered_unit' });
+    else continue;
+    changed++;
+  }
+  return changed;
+}
+
+/**
  * Fills an empty store with the demo dataset of its seed.
  * @param sizes record counts of organizations A and B (defaults {@link ORGANIZATION_A_SIZES}, {@link ORGANIZATION_B_SIZES})
+ * @param variant `default` (the platform's four price types only) or `full` (the description's six); see {@link DemoDataVariant}
  * @returns the organization ids, the demo user and the fixture ids
  */
-export function seedDemoData(store: Store, sizes: { a: OrganizationSizes; b: OrganizationSizes } = { a: ORGANIZATION_A_SIZES, b: ORGANIZATION_B_SIZES }): DemoData {
+export function seedDemoData(store: Store, sizes: { a: OrganizationSizes; b: OrganizationSizes } = { a: ORGANIZATION_A_SIZES, b: ORGANIZATION_B_SIZES }, variant: DemoDataVariant = 'default'): DemoData {
   const f = seededFaker(store.seed);
   const d = new Draw(f);
   const a = organization(d, store).id;
@@ -598,5 +629,6 @@ export function seedDemoData(store: Store, sizes: { a: OrganizationSizes; b: Org
   populate(d, store, b, sizes.b);
   const fixtures = fixturesOf(store, a, b);
   const commerce = seedCommerce(store, { a, b }, fixtures.customer_id!);
+  if (variant === 'default') narrowToPlatformPriceTypes(store);
   return { organizations: { a, b }, userId, portal: commerce.portal, oauthClients: commerce.oauthClients, fixtures: { ...fixtures, ...commerce.fixtures } };
 }

@@ -11,6 +11,7 @@ import type { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export { buildApp, type BuildAppOptions, type ReferenceApp, type ServerSettings } from './app.js';
 export type { ControlError, CreateOrderInput, ReferenceControl } from './control.js';
+export type { ClockSubscriptionInput } from './clock/lifecycle.js';
 export { FAULTS, type FaultDefinition, type FaultId } from './faults.js';
 export type { RateLimitOption, RateLimitSettings } from './rate-limit.js';
 export type { WebhookDeliveryAttempt } from './webhooks/deliveries.js';

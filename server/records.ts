@@ -235,6 +235,20 @@ export interface SubscriptionRecord extends BaseRecord {
   pending_update: { id: string; created_at: string; modified_at: string | null; applies_at: string; product_id: string | null; seats: number | null } | null;
   seats: number | null;
   custom_field_data: Record<string, unknown>;
+  /** Present on a subscription the test clock drives (one the control API created); absent on the demo data's, which stay as seeded. Not shown by the API. @see docs/lifecycle.md */
+  test_clock?: SubscriptionClockRecord;
+}
+
+/** What the test clock keeps of a subscription it drives. @see docs/lifecycle.md; server/clock/lifecycle.ts */
+export interface SubscriptionClockRecord {
+  /** The instant billing periods are counted from (the first period's start: the start, or the trial's end), a stored timestamp. */
+  anchor: string;
+  /** Billing periods begun since the anchor (0: the first). */
+  cycle: number;
+  /** Whether charges fail (set through the control API); a failed charge makes the subscription past_due. */
+  fail_payments: boolean;
+  /** The open dunning of a failed charge, or null: the unpaid order, failed attempts so far and when the next attempt is (stored timestamp). */
+  dunning: { order_id: string; attempts: number; next_attempt_at: string } | null;
 }
 
 /** A postal address. @see spec/openapi.yaml customers:get (Address, the customer's billing_address) */

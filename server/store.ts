@@ -76,6 +76,9 @@ export const MAX_KEPT_EVENTS = 10_000;
 /** Webhook delivery attempts the store keeps (the newest). */
 export const MAX_KEPT_DELIVERIES = 10_000;
 
+/** Instants a store's clock is held at while {@link atInstant} runs, by store. */
+const pinnedInstants = new WeakMap<Store, number>();
+
 /** Everything the reference server holds; create it with {@link createStore}. */
 export interface Store {
   /** The seed that produced the demo data and the demo tokens. */
@@ -138,7 +141,7 @@ export function createStore(options: { seed?: number; clock?: () => Date } = {})
   const collection = <T extends BaseRecord>(indexKeys: IndexKeys<T> = {}) => new Collection<T>(indexKeys, changes);
   const store: Store = {
     seed: options.seed ?? 1,
-    clock: () => new Date(base().getTime() + store.clockOffsetMs),
+    clock: () => new Date(pinnedInstants.get(store) ?? base().getTime() + store.clockOffsetMs),
     clockOffsetMs: 0,
     idSequence: 0,
     organizations: collection(),
@@ -184,6 +187,24 @@ export function createStore(options: { seed?: number; clock?: () => Date } = {})
 }
 
 const changeCounters = new WeakMap<Store, ChangeCounter>();
+
+
+/**
+ * Runs `work` with the store's clock held at `instantMs` (epoch milliseconds), then lets it run
+ * again: what the test clock applies is stamped with the time it fell due, not the time of the
+ * advance (docs/lifecycle.md). Not reentrant: a nested call holds the inner instant until it returns.
+ * @returns what `work` returns
+ */
+export function atInstant<T>(store: Store, instantMs: number, work: () => T): T {
+  const previous = pinnedInstants.get(store);
+  pinnedInstants.set(store, instantMs);
+  try {
+    return work();
+  } finally {
+    if (previous === undefined) pinnedInstants.delete(store);
+    else pinnedInstants.set(store, previous);
+  }
+}
 
 function changeCounter(store: Store): ChangeCounter {
   const counter = changeCounters.get(store);

@@ -7,6 +7,7 @@
  *   spec/openapi.yaml, schema WebhookEndpoint
  * @see https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md
  */
+import { timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { Finding } from '../../core/types.js';
 import type { ReceivedRequest } from '../../core/webhook-receiver.js';
@@ -46,21 +47,50 @@ export function envelopeOf(body: string): Envelope | undefined {
   return { type, timestamp, data: data as Record<string, unknown> };
 }
 
+/** How far a delivery's `webhook-timestamp` may be from the signer's clock, in seconds (the Standard Webhooks libraries' default: 5 minutes). */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
 /**
- * Verifies one delivery with the Standard Webhooks scheme.
- * @returns undefined when it verifies, else why not (the library's message)
+ * Verifies one delivery with the Standard Webhooks scheme: the three headers present, the
+ * `webhook-timestamp` an integer within {@link SIGNATURE_TOLERANCE_SECONDS} of `signerNowMs` (the
+ * clock of the target that signed, at receipt: a target whose test clock was advanced signs with
+ * its own time, so the harness's wall clock is not the judge), and one of the space-separated `v1,`
+ * signatures equal to the one the `standardwebhooks` library computes for `id.timestamp.body`.
+ * @param signerNowMs epoch milliseconds of the signer's clock when the delivery arrived (default the wall clock at receipt)
+ * @returns undefined when it verifies, else why not
+ * @see https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md (Verifying webhook authenticity)
  */
-export function signatureProblem(secret: string, delivery: ReceivedRequest): string | undefined {
+export function signatureProblem(secret: string, delivery: ReceivedRequest, signerNowMs: number = delivery.receivedAt): string | undefined {
+  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signatures = headers['webhook-signature'];
+  if (!id || !timestamp || !signatures) return 'Missing required headers';
+  if (!/^\d+$/.test(timestamp)) return `Invalid webhook-timestamp ${JSON.stringify(timestamp.slice(0, 40))}`;
+  const signedAt = Number(timestamp);
+  const now = Math.floor(signerNowMs / 1000);
+  if (now - signedAt > SIGNATURE_TOLERANCE_SECONDS) return `Message timestamp too old (${now - signedAt} s before the signer's clock)`;
+  if (signedAt - now > SIGNATURE_TOLERANCE_SECONDS) return `Message timestamp too new (${signedAt - now} s after the signer's clock)`;
+  let expected: Buffer;
   try {
-    new Webhook(secret).verify(delivery.body, delivery.headers);
-    return undefined;
+    expected = Buffer.from(new Webhook(secret).sign(id, new Date(signedAt * 1000), delivery.body).slice('v1,'.length));
   } catch (error) {
-    return (error as Error).message;
+    return `the secret cannot sign (${(error as Error).message})`;
   }
+  const matches = signatures.split(' ').some((entry) => {
+    const [version, signature] = entry.split(',', 2);
+    if (version !== 'v1' || signature === undefined) return false;
+    const given = Buffer.from(signature);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  return matches ? undefined : 'No matching signature found';
 }
 
-/** Findings of `webhook_signed`: every delivery to every endpoint is a signed envelope verifying with that endpoint's secret. */
-export function signatureFindings(endpoints: readonly EndpointDeliveries[]): Finding[] {
+/**
+ * Findings of `webhook_signed`: every delivery to every endpoint is a signed envelope verifying with that endpoint's secret.
+ * @param signerOffsetMs how far the signing target's clock runs ahead of the harness's wall clock (0 when unknown): the timestamp tolerance is judged against the target's time at receipt
+ */
+export function signatureFindings(endpoints: readonly EndpointDeliveries[], signerOffsetMs = 0): Finding[] {
   const findings: Finding[] = [];
   for (const endpoint of endpoints) {
     for (const [index, delivery] of endpoint.received.entries()) {
@@ -69,7 +99,7 @@ export function signatureFindings(endpoints: readonly EndpointDeliveries[]): Fin
         findings.push({ kind: 'webhook_envelope_malformed', title: 'A webhook body is not a {type, timestamp, data} envelope', message: `The body of ${where} is not a JSON object with a string type, a date-time timestamp and a data object: ${delivery.body.slice(0, 200)}`, expected: '{type, timestamp, data}', actual: delivery.body.slice(0, 200) });
       }
       const missing = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].filter((header) => !delivery.headers[header]);
-      const problem = missing.length > 0 ? `missing header ${missing.join(', ')}` : signatureProblem(endpoint.secret, delivery);
+      const problem = missing.length > 0 ? `missing header ${missing.join(', ')}` : signatureProblem(endpoint.secret, delivery, delivery.receivedAt + signerOffsetMs);
       if (problem) {
         findings.push({ kind: 'webhook_signature_invalid', title: "A webhook delivery does not verify with its endpoint's secret", message: `${where} does not verify with the Standard Webhooks scheme and the endpoint's secret: ${problem}.`, expected: 'a webhook-signature that verifies', actual: { 'webhook-id': delivery.headers['webhook-id'], 'webhook-timestamp': delivery.headers['webhook-timestamp'], 'webhook-signature': delivery.headers['webhook-signature'] } });
       }

@@ -101,6 +101,21 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
     async advanceClock(ms) {
       await call('advanceClock', 'POST', '/__control/clock/advance', { ms });
     },
+    async clockNow() {
+      return stringField('clockNow', objectOf('clockNow', await call('clockNow', 'GET', '/__control/clock')), 'now');
+    },
+    async createClockSubscription(input) {
+      const body = {
+        customer_id: input.customerId,
+        ...(input.trialDays === undefined ? {} : { trial_days: input.trialDays }),
+        ...(input.cancelAtPeriodEnd === undefined ? {} : { cancel_at_period_end: input.cancelAtPeriodEnd }),
+        ...(input.failPayments === undefined ? {} : { fail_payments: input.failPayments }),
+      };
+      return objectOf('createClockSubscription', await call('createClockSubscription', 'POST', '/__control/test-clock/subscriptions', body));
+    },
+    async setPaymentFailure(subscriptionId, fail) {
+      await call('setPaymentFailure', 'POST', `/__control/subscriptions/${encodeURIComponent(subscriptionId)}/payment-failures`, { fail });
+    },
     async createWebhookEndpoint(input) {
       const answer = objectOf('createWebhookEndpoint', await call('createWebhookEndpoint', 'POST', '/__control/webhook-endpoints', { url: input.url, events: input.events, ...(input.enabled === undefined ? {} : { enabled: input.enabled }) }));
       stringField('createWebhookEndpoint', answer, 'id');

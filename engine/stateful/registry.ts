@@ -65,6 +65,8 @@ export interface Scenario extends StatefulEntry {
 
 const ORDER_FLOW: AdapterCapability[] = ['createOrder', 'completeOrder'];
 const WEBHOOK_FLOW: AdapterCapability[] = ['createWebhookEndpoint', 'setWebhookEndpointEnabled', 'createOrder', 'completeOrder'];
+/** What the test clock's scenarios need: subscriptions the target's clock drives, the clock, its event log. @see docs/lifecycle.md */
+const CLOCK_FLOW: AdapterCapability[] = ['createClockSubscription', 'advanceClock', 'listEvents'];
 
 /** Every scenario, in report order. */
 export const SCENARIOS: readonly Scenario[] = [
@@ -418,6 +420,62 @@ export const SCENARIOS: readonly Scenario[] = [
     capabilities: [],
     roles: ['oauth_client'],
     fixtures: ['oauth_client_id'],
+  },
+  {
+    id: 'subscription_renewal_order',
+    title: 'At a period end the clock renews a subscription with a new order (billing_reason subscription_cycle, its items, paid); a failed charge makes it past_due, then it ends',
+    severity: 'high',
+    conformanceClass: 'state',
+    level: 'must',
+    rule: 'lifecycle.renewal_order',
+    enforces: ['lifecycle.renewal_order', 'lifecycle.failed_payment'],
+    operationId: 'orders:get',
+    suite: 'lifecycle',
+    capabilities: CLOCK_FLOW,
+    roles: ['admin'],
+    fixtures: ['customer_id'],
+  },
+  {
+    id: 'subscription_period_renews',
+    title: 'A renewal moves the period (the new one starts where the old one ended); a trial\'s end makes the subscription active',
+    severity: 'high',
+    conformanceClass: 'state',
+    level: 'must',
+    rule: 'lifecycle.period_moves',
+    enforces: ['lifecycle.period_moves', 'lifecycle.trial_end'],
+    operationId: 'subscriptions:get',
+    suite: 'lifecycle',
+    capabilities: CLOCK_FLOW,
+    roles: ['admin'],
+    fixtures: ['customer_id'],
+  },
+  {
+    id: 'subscription_cancel_at_period_end',
+    title: 'A subscription set to cancel at period end is canceled at that instant, with ended_at, and not renewed',
+    severity: 'high',
+    conformanceClass: 'state',
+    level: 'must',
+    rule: 'lifecycle.cancel_at_period_end',
+    enforces: ['lifecycle.cancel_at_period_end'],
+    operationId: 'subscriptions:list',
+    suite: 'lifecycle',
+    capabilities: CLOCK_FLOW,
+    roles: ['admin'],
+    fixtures: ['customer_id'],
+  },
+  {
+    id: 'renewal_order_events_ordered',
+    title: 'The order of a renewal is announced order.created before order.paid',
+    severity: 'high',
+    conformanceClass: 'state',
+    level: 'must',
+    rule: 'events.order_created_before_paid',
+    enforces: ['events.order_created_before_paid', 'events.order_created', 'events.order_paid'],
+    operationId: 'webhooks:order_created',
+    suite: 'lifecycle',
+    capabilities: CLOCK_FLOW,
+    roles: [],
+    fixtures: ['customer_id'],
   },
   {
     id: 'webhook_signed',

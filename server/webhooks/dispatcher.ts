@@ -177,7 +177,7 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
       // Data nested deeper than JSON.stringify can go: no attempt can ever succeed.
       return { responseStatus: null, error: `not sent: the event cannot be serialized (${(error as Error).message})`, retriable: false };
     }
-    const headers = { 'content-type': 'application/json', 'user-agent': DELIVERY_USER_AGENT, ...signDelivery(secret, event.id, new Date(), body, faults) };
+    const headers = { 'content-type': 'application/json', 'user-agent': DELIVERY_USER_AGENT, ...signDelivery(secret, event.id, store.clock(), body, faults) };
     try {
       const { agent, request } = await clientOf();
       const answer = await request(url, { method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });

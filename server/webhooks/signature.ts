@@ -1,6 +1,7 @@
 /**
  * Signing webhook deliveries with the Standard Webhooks scheme: `webhook-id` (the event id, the
- * same on every retry), `webhook-timestamp` (integer seconds since the epoch, from the wall clock)
+ * same on every retry), `webhook-timestamp` (integer seconds since the epoch, from the server's clock,
+ * which the test clock may have advanced: docs/lifecycle.md)
  * and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed by the
  * endpoint's `whsec_` secret), computed by the `standardwebhooks` package.
  * @see https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md

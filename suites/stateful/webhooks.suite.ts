@@ -29,6 +29,8 @@ const SILENCE_WAIT_MS = 500;
 /** What the deliveries of one order looked like, shared by both scenarios. */
 interface Observation {
   orderId: string;
+  /** How far the target's clock runs ahead of the wall clock (its test clock may have been advanced), in ms; 0 when the adapter cannot tell. */
+  signerOffsetMs: number;
   endpoints: EndpointDeliveries[];
   steps: string[];
 }
@@ -65,8 +67,10 @@ async function observe(s: ScenarioRun): Promise<Observation> {
     // Settling is an optimisation: a target whose deliveries never settle is judged by what arrived.
     await suite.adapter?.settleDeliveries?.(SILENCE_WAIT_MS).catch(() => undefined);
     await sleep(SILENCE_WAIT_MS);
+    const signerOffsetMs = suite.adapter?.clockNow ? Date.parse(await suite.adapter.clockNow()) - Date.now() : 0;
     return {
       orderId,
+      signerOffsetMs,
       endpoints: registered.map(({ spec, endpoint }) => ({ name: spec.name, secret: endpoint.secret, events: [...spec.events], enabled: spec.enabled, received: receiver.receivedBy(spec.name) })),
       steps: [...s.steps],
     };
@@ -87,10 +91,10 @@ async function observed(s: ScenarioRun): Promise<Observation> {
 }
 
 defineScenario(suite, 'webhook_signed', async (s) => {
-  const { endpoints } = await observed(s);
+  const { endpoints, signerOffsetMs } = await observed(s);
   const deliveries = endpoints.reduce((sum, e) => sum + e.received.length, 0);
   s.check(deliveries > 0, { kind: 'no_webhook_delivered', title: 'No webhook delivery arrived', message: `No endpoint received anything within ${DELIVERY_WAIT_MS} ms of an order's creation and completion, so no signature could be verified.`, expected: 'deliveries', actual: 0 });
-  for (const finding of signatureFindings(endpoints)) s.fail(finding);
+  for (const finding of signatureFindings(endpoints, signerOffsetMs)) s.fail(finding);
 });
 
 defineScenario(suite, 'webhook_subscribed_only', async (s) => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, test } from 'vitest';
-import { seedDemoData } from '../../server/demo-data.js';
+import { PLATFORM_PRICE_TYPES, seedDemoData } from '../../server/demo-data.js';
 import { createStore, type Store } from '../../server/store.js';
 
 function seeded(seed: number): { store: Store; fixtures: Record<string, string>; organizations: { a: string; b: string } } {
@@ -71,8 +71,8 @@ describe('seedDemoData', () => {
     }
   });
 
-  it('has prices of several amount types, with legacy fixed and custom prices', () => {
-    expect(new Set(allPrices.map((p) => p.amount_type)).size).toBeGreaterThanOrEqual(5);
+  it('has prices of every amount type of the platform document, with legacy fixed and custom prices', () => {
+    expect(new Set(allPrices.map((p) => p.amount_type)).size).toBe(PLATFORM_PRICE_TYPES.length);
     const legacy = allPrices.filter((p) => p.legacy);
     expect(legacy.some((p) => p.amount_type === 'fixed' && typeof p.price_amount === 'number')).toBe(true);
     expect(legacy.some((p) => p.amount_type === 'custom' && typeof p.minimum_amount === 'number' && p.maximum_amount !== undefined && p.preset_amount !== undefined)).toBe(true);
@@ -295,5 +295,33 @@ describe('demo data', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), (seed) => {
       seedDemoData(createStore({ seed }));
     }), { seed: 20261122, numRuns: 40 });
+  });
+});
+
+describe('seedDemoData: the default store and the full one', () => {
+  const types = (store: Store) => [...new Set([...store.prices.all()].map((price) => price.amount_type))].sort();
+
+  it('the default store holds only the price types of the platform\'s document; the full store the description\'s six', () => {
+    const defaultStore = createStore({ seed: 1 });
+    seedDemoData(defaultStore);
+    const full = createStore({ seed: 1 });
+    seedDemoData(full, undefined, 'full');
+    expect(types(defaultStore)).toEqual([...PLATFORM_PRICE_TYPES].sort());
+    expect(types(full)).toEqual(['custom', 'fixed', 'metered_tiers', 'metered_unit', 'seat_based', 'unit_based']);
+  });
+
+  it('they differ only in those prices: the same ids, and a unit_based price becomes a fixed price of 0, a metered_tiers price a metered_unit one', () => {
+    const defaultStore = createStore({ seed: 1 });
+    seedDemoData(defaultStore);
+    const full = createStore({ seed: 1 });
+    seedDemoData(full, undefined, 'full');
+    expect([...defaultStore.subscriptions.all()]).toEqual([...full.subscriptions.all()]);
+    expect([...defaultStore.orders.all()]).toEqual([...full.orders.all()]);
+    for (const price of full.prices.all()) {
+      const narrowed = defaultStore.prices.get(price.id)!;
+      if (price.amount_type === 'unit_based') expect(narrowed).toEqual({ ...price, amount_type: 'fixed', price_amount: 0 });
+      else if (price.amount_type === 'metered_tiers') expect(narrowed).toEqual({ ...price, amount_type: 'metered_unit' });
+      else expect(narrowed).toEqual(price);
+    }
   });
 });

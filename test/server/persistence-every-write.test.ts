@@ -96,7 +96,13 @@ type ControlRecipe = (call: (url: string, body?: unknown) => Promise<Record<stri
 
 const CONTROL_RECIPES: Readonly<Record<string, ControlRecipe>> = {
   '/__control/reset': async () => ({ body: {} }),
-  '/__control/clock/advance': async () => ({ body: { ms: 90_000 } }),
+  // A subscription on the test clock first, so that the advance renews it (a new period, a paid order, events).
+  '/__control/clock/advance': async (call, fixtures) => {
+    await call('/__control/test-clock/subscriptions', { customer_id: fixtures.customer_id });
+    return { body: { ms: 32 * 86_400_000 } };
+  },
+  '/__control/test-clock/subscriptions': async (_call, fixtures) => ({ body: { customer_id: fixtures.customer_id, trial_days: 7 } }),
+  '/__control/subscriptions/:id/payment-failures': async (call, fixtures) => ({ params: { id: String((await call('/__control/test-clock/subscriptions', { customer_id: fixtures.customer_id })).id) }, body: { fail: true } }),
   '/__control/orders': async () => ({ body: {} }),
   '/__control/orders/:id/complete': async (call) => ({ params: { id: String((await call('/__control/orders', {})).id) }, body: {} }),
   '/__control/orders/:id/refunds': async (call) => {
@@ -250,7 +256,7 @@ describe('every acknowledged write survives a restart', () => {
   it('knows every route of the control API: a POST has a recipe, and the GET routes are reads', () => {
     expect(posts.filter((route) => !CONTROL_RECIPES[route])).toEqual([]);
     expect(Object.keys(CONTROL_RECIPES).filter((route) => !posts.includes(route))).toEqual([]);
-    expect(gets.sort()).toEqual(['/__control/events', '/__control/webhook-deliveries']);
+    expect(gets.sort()).toEqual(['/__control/clock', '/__control/events', '/__control/webhook-deliveries']);
   });
 
   it.each(['SIGKILL', 'SIGTERM'] as const)('after %s: every write of the document and of the control API reads back the same, and the whole store is the same', async (signal) => {

@@ -11,7 +11,7 @@ import { testServer, type TestServer } from './support.js';
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await testServer();
+  server = await testServer({ demoData: 'full' }); // the full store: every price type of the description, unit_based and metered_tiers included
 });
 
 afterAll(async () => {

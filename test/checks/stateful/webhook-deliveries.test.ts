@@ -3,7 +3,7 @@
 // ones of the exact kind.
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, test } from 'vitest';
-import { envelopeOf, signatureFindings, subscriptionFindings, type EndpointDeliveries } from '../../../checks/stateful/webhook-deliveries.js';
+import { envelopeOf, signatureFindings, signatureProblem, subscriptionFindings, type EndpointDeliveries } from '../../../checks/stateful/webhook-deliveries.js';
 import type { ReceivedRequest } from '../../../core/webhook-receiver.js';
 import { ORDER, kinds } from './support.js';
 
@@ -46,5 +46,47 @@ describe('webhook deliveries', () => {
     ['order.paid stamped before order.created', [endpoint('subscribed', ['order.created', 'order.paid'], [delivery('order.paid', '2026-06-01T11:00:00Z'), delivery('order.created', '2026-06-01T12:00:00Z')])], ['order_paid_before_created']],
   ])('subscriptionFindings: %s', (_name, endpoints, expected) => {
     expect(kinds(subscriptionFindings(endpoints, ORDER, CAUSED))).toEqual(expected);
+  });
+});
+
+describe('signatureProblem: the Standard Webhooks known-answer vector and negative cases', () => {
+  // The specification's published example: https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md
+  const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+  const ID = 'msg_p5jXN8AQM9LWM0D4loKWxJek';
+  const TIMESTAMP = 1614265330;
+  const BODY = '{"test": 2432232314}';
+  const SIGNATURE = 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=';
+  const OTHER = `v1,${Buffer.alloc(32, 1).toString('base64')}`;
+  const headers = { 'webhook-id': ID, 'webhook-timestamp': String(TIMESTAMP), 'webhook-signature': SIGNATURE };
+  const received = (h: Record<string, string>, body = BODY): ReceivedRequest => ({ method: 'POST', path: '/hooks/x', headers: h, body, receivedAt: TIMESTAMP * 1000 });
+  const signerNow = TIMESTAMP * 1000;
+
+  test.each<[string, Record<string, string>, string, number, RegExp | undefined]>([
+    ['the published example verifies at its own time', headers, BODY, signerNow, undefined],
+    ['header names in another case', { 'Webhook-Id': ID, 'Webhook-Timestamp': String(TIMESTAMP), 'Webhook-Signature': SIGNATURE }, BODY, signerNow, undefined],
+    ['several signatures of which one is valid (key rotation)', { ...headers, 'webhook-signature': `${OTHER} ${SIGNATURE} v2,abc` }, BODY, signerNow, undefined],
+    ['4 minutes 59 s after signing (inside the 5-minute window)', headers, BODY, signerNow + 299_000, undefined],
+    ['no webhook-signature header', { 'webhook-id': ID, 'webhook-timestamp': String(TIMESTAMP) }, BODY, signerNow, /Missing required headers/],
+    ['no webhook-id header', { 'webhook-timestamp': String(TIMESTAMP), 'webhook-signature': SIGNATURE }, BODY, signerNow, /Missing required headers/],
+    ['no webhook-timestamp header', { 'webhook-id': ID, 'webhook-signature': SIGNATURE }, BODY, signerNow, /Missing required headers/],
+    ['a timestamp that is not an integer', { ...headers, 'webhook-timestamp': '1614265330.5' }, BODY, signerNow, /Invalid webhook-timestamp/],
+    ['6 minutes after signing (too old)', headers, BODY, signerNow + 360_000, /too old/],
+    ['6 minutes before signing (too new)', headers, BODY, signerNow - 360_000, /too new/],
+    ['only other signatures', { ...headers, 'webhook-signature': OTHER }, BODY, signerNow, /No matching signature/],
+    ['the signature without its v1 version', { ...headers, 'webhook-signature': SIGNATURE.slice(3) }, BODY, signerNow, /No matching signature/],
+    ['a body changed by one byte', headers, '{"test": 2432232315}', signerNow, /No matching signature/],
+    ['another message id', { ...headers, 'webhook-id': 'msg_other' }, BODY, signerNow, /No matching signature/],
+  ])('%s', (_name, h, body, now, want) => {
+    const problem = signatureProblem(SECRET, received(h, body), now);
+    if (want === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toMatch(want);
+  });
+
+  test('the tolerance is judged against the signer\'s clock: a target whose test clock runs a month ahead verifies with its offset, not with the wall clock', () => {
+    const month = 30 * 86_400_000;
+    const delivery = { ...received(headers), receivedAt: signerNow - month };
+    const signatureKinds = (offset?: number) => kinds(signatureFindings([{ name: 'ahead', secret: SECRET, events: [], enabled: true, received: [delivery] }], offset)).filter((kind) => kind !== 'webhook_envelope_malformed');
+    expect(signatureKinds(month)).toEqual([]);
+    expect(signatureKinds()).toEqual(['webhook_signature_invalid']);
   });
 });
