@@ -16,6 +16,16 @@ import type { Target } from '../core/target.js';
  * pattern) keeps its own constraints. A schema no value satisfies gives its documented value, or `1`.
  */
 export function randomPathValue(param: Parameter): string {
+  // Drawn with a fixed seed, so the same for every case: drawn once per parameter.
+  let value = drawnPathValues.get(param);
+  if (value === undefined) drawnPathValues.set(param, (value = drawPathValue(param)));
+  return value;
+}
+
+/** {@link randomPathValue} of each parameter already drawn. */
+const drawnPathValues = new WeakMap<Parameter, string>();
+
+function drawPathValue(param: Parameter): string {
   const schema = param.schema;
   const constrained = schema.enum !== undefined || schema.const !== undefined || schema.pattern !== undefined || schema.format !== undefined;
   const free = schema.type === 'string' && !constrained ? { minLength: 1, pattern: '^[a-z0-9_]{8,16}$' } : {};
