@@ -64,6 +64,18 @@ export function noAnswerFinding(exchange: Exchange): Finding | undefined {
   };
 }
 
+/** Whether each check applies to each operation, as decided once (`Check.appliesTo` reads only the document). */
+const applicability = new WeakMap<Operation, Map<string, boolean>>();
+
+/** `Check.appliesTo` of an operation, decided once per check and operation: it walks the operation's schemas, and every exchange asks. */
+function appliesTo(check: Check, ctx: CheckContext): boolean {
+  let known = applicability.get(ctx.operation);
+  if (!known) applicability.set(ctx.operation, (known = new Map()));
+  let applies = known.get(check.id);
+  if (applies === undefined) known.set(check.id, (applies = (check.appliesTo?.(ctx) ?? true) === true));
+  return applies;
+}
+
 /** What {@link JudgedCells} records besides the exchange: the run (seed, secrets, reproduction facts) and the steps that led to it. */
 export interface JudgedSource extends FailureRun {
   /** The steps before this exchange (a scenario's, a command sequence's), printed with the finding. */
@@ -123,7 +135,7 @@ export class JudgedCells {
     const found: Failure[] = [];
     const silent = noAnswerFinding(exchange);
     for (const check of this.#checks) {
-      if ((check.appliesTo?.(ctx) ?? true) !== true) continue;
+      if (!appliesTo(check, ctx)) continue;
       // A case the harness made to be refused is judged for its status by the probing check.
       if (exchange.case.refusal && check.id === 'status_code_conformance') continue;
       // Without an answer only not_a_server_error speaks (once), rather than every check repeating it.
