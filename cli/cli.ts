@@ -195,6 +195,53 @@ program
   });
 
 program
+  .command('proxy')
+  .description('a loopback proxy in front of a target: judges every exchange that passes through; Ctrl+C or SIGTERM writes the reports (exit 1 when a finding was seen)')
+  .requiredOption('--target <url>', 'base URL of the target')
+  .option('--port <n>', 'port to listen on (0 = a free one)', parsePort, 4020)
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--record <file>', 'record every exchange to this HAR 1.2 file, secrets redacted')
+  .option('--strict', 'answer 502 with a JSON body naming the findings when an answer fails a must-level check')
+  .option('--spec <file>', 'an OpenAPI document (default: the bundled ones, chosen per exchange by Polar-Version)')
+  .addOption(new Option('--api-version <version>', 'judge every exchange against this bundled version').choices([...API_VERSIONS]))
+  .option('--config <file>', 'conformance.config.json: the variables of the roles\' tokens (reproducers name them; no_scope tokens get their scope judged)')
+  .option('--reporter <names>', 'console, json, junit, html (default: console,junit)', list)
+  .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
+  .option('--timeout <ms>', 'deadline of each exchange with the target in milliseconds (default: 30000)', integer('--timeout', 1))
+  .addOption(new Option('--fail-on <level>', 'which findings make the exit code 1').choices(['must', 'should']).default('should'))
+  .action(async (opts) => {
+    const { runProxy } = await import('./proxy.js');
+    const command = await runProxy({ target: opts.target, port: opts.port, host: opts.host, record: opts.record, strict: opts.strict, spec: opts.spec, apiVersion: opts.apiVersion as ApiVersion | undefined, config: opts.config, reporters: opts.reporter, outputDir: opts.outputDir, timeoutMs: opts.timeout, failOn: opts.failOn as 'must' | 'should' });
+    process.stdout.write(`conformance proxy: ${command.proxy.url} -> ${opts.target as string}${opts.record ? ` (recording to ${opts.record as string})` : ''}; Ctrl+C writes the reports\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        void command.stop().then(({ exitCode }) => {
+          process.exitCode = exitCode;
+          resolve();
+        });
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  });
+
+program
+  .command('check')
+  .description('judge recorded traffic (a HAR 1.2 file) offline with the same checks and reports')
+  .argument('<file>', 'the HAR file (browsers, Playwright, Postman, Insomnia, `conformance proxy --record`)')
+  .option('--spec <file>', 'an OpenAPI document (default: the bundled ones, chosen per exchange by Polar-Version)')
+  .addOption(new Option('--api-version <version>', 'judge every exchange against this bundled version').choices([...API_VERSIONS]))
+  .option('--config <file>', 'conformance.config.json: the variables of the roles\' tokens')
+  .option('--reporter <names>', 'console, json, junit, html (default: console,junit)', list)
+  .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
+  .addOption(new Option('--fail-on <level>', 'which findings make the exit code 1').choices(['must', 'should']).default('should'))
+  .action(async (file: string, opts) => {
+    const { checkHar } = await import('./check.js');
+    const outcome = await checkHar({ file, spec: opts.spec, apiVersion: opts.apiVersion as ApiVersion | undefined, config: opts.config, reporters: opts.reporter, outputDir: opts.outputDir, failOn: opts.failOn as 'must' | 'should' });
+    process.exitCode = outcome.exitCode;
+  });
+
+program
   .command('lint')
   .description('validate an OpenAPI 3.x document and lint it with Spectral\'s oas ruleset (exit 2 on an error)')
   .option('--spec <file>', 'the document (default: both bundled ones, 2026-10 and 2026-04)')
