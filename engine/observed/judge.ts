@@ -190,9 +190,9 @@ export class ObservedJudge {
     const { request } = observed;
     const credential = credentialOf(request);
     if (credential !== undefined) this.secretEnv(credential);
-    // Every secret of the request (a client secret in a form body, a token in the query, a
-    // placeholder of a redacted recording) is named by its variable in reproducers.
-    if (request.body !== undefined || request.url.includes('?')) redactRequest(request, (value) => this.secretEnv(value));
+    // Every secret of the request (a cookie, a client secret in a form body, a token in the query,
+    // a placeholder of a redacted recording) is named by its variable in reproducers.
+    redactRequest(request, (value) => this.secretEnv(value));
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
     if (!SAFE_METHODS.has(method)) this.#walks.clear();

@@ -31,14 +31,14 @@ export function placeholder(env: string): string {
 export function redactRequest(request: HttpRequest, name: SecretNamer): HttpRequest {
   const headers: Record<string, string> = {};
   for (const [header, value] of Object.entries(request.headers)) {
-    if (!SECRET_REQUEST_HEADERS.has(header)) headers[header] = value;
+    if (!SECRET_REQUEST_HEADERS.has(header) || value.trim() === '') headers[header] = value;
     else if (header === 'authorization' || header === 'proxy-authorization') {
       const scheme = /^(Bearer|Basic)\s+/i.exec(value)?.[0] ?? '';
       headers[header] = `${scheme}${placeholder(name(value.slice(scheme.length)))}`;
     } else headers[header] = placeholder(name(value));
   }
   const url = new URL(request.url);
-  for (const [field, value] of [...url.searchParams]) if (SECRET_FIELDS.test(field)) url.searchParams.set(field, placeholder(name(value)));
+  for (const [field, value] of [...url.searchParams]) if (SECRET_FIELDS.test(field) && value !== '') url.searchParams.set(field, placeholder(name(value)));
   let body = request.body;
   if (body !== undefined) {
     const type = headers['content-type'] ?? '';
@@ -50,7 +50,7 @@ export function redactRequest(request: HttpRequest, name: SecretNamer): HttpRequ
       }
     } else if (/x-www-form-urlencoded/i.test(type)) {
       const form = new URLSearchParams(body);
-      for (const [field, value] of [...form]) if (SECRET_FIELDS.test(field)) form.set(field, placeholder(name(value)));
+      for (const [field, value] of [...form]) if (SECRET_FIELDS.test(field) && value !== '') form.set(field, placeholder(name(value)));
       body = form.toString();
     }
   }
@@ -60,7 +60,7 @@ export function redactRequest(request: HttpRequest, name: SecretNamer): HttpRequ
 function redactJson(value: unknown, replace: (secret: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => redactJson(v, replace));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.test(k) && typeof v === 'string' ? replace(v) : redactJson(v, replace)]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELDS.test(k) && typeof v === 'string' && v !== '' ? replace(v) : redactJson(v, replace)]));
 }
 
 /**
