@@ -9,15 +9,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request as undiciRequest } from 'undici';
-import type { HttpRequest, HttpResponse } from '../../core/types.js';
-import { DECODERS } from '../client.js';
+import type { HttpRequest } from '../../core/types.js';
 import { factsOf } from '../conformance.js';
 import type { ObservedExchange } from './exchange.js';
 import type { HarRecorder } from './har.js';
+import { flatHeaders, MAX_JUDGED_BODY, observedResponse } from './response.js';
 import type { ObservedJudge, ObservedVerdict } from './judge.js';
-
-/** Largest body kept for judging, in bytes (the client still gets all of it). */
-const MAX_JUDGED_BODY = 1024 * 1024;
 
 /** Headers of one connection (RFC 9110 section 7.6.1), never forwarded. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
@@ -53,25 +50,6 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-function lowerHeaders(raw: IncomingMessage['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  return out;
-}
-
-function decodeForJudging(bytes: Buffer, encoding: string | undefined, size: number): { text: string; wireBytes?: number } {
-  const decode = encoding === undefined ? undefined : DECODERS[encoding.trim().toLowerCase()];
-  if (decode && size <= MAX_JUDGED_BODY) {
-    try {
-      return { text: decode(bytes, { maxOutputLength: MAX_JUDGED_BODY + 1 }).toString('utf8'), wireBytes: size };
-    } catch {
-      // Not in the coding it names: judged as received.
-    }
-  }
-  const text = bytes.toString('utf8');
-  return { text: size > MAX_JUDGED_BODY ? `${text}\n[... ${size - MAX_JUDGED_BODY} more bytes cut]` : text };
-}
-
 /**
  * Starts the proxy.
  * @throws the listen error (`EADDRINUSE`, `EACCES`) when it cannot listen; the CLI names it
@@ -105,7 +83,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const had = forwarded[name];
       forwarded[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
     }
-    const headers = lowerHeaders(req.headers);
+    const headers = flatHeaders(req.headers);
     for (const name of Object.keys(headers)) if (HOP_BY_HOP.has(name)) delete headers[name];
     const request: HttpRequest = { method: req.method ?? 'GET', url: `${base}${req.url ?? '/'}`, headers, ...(requestBody ? { body: requestBody.toString('utf8') } : {}) };
     const sent = performance.now();
@@ -142,16 +120,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (transportError) res.destroy();
       else res.end();
     }
-    const flat = lowerHeaders(answer.headers as IncomingMessage['headers']);
-    const { text, wireBytes } = decodeForJudging(raw.subarray(0, MAX_JUDGED_BODY), flat['content-encoding'], size);
-    const response: HttpResponse = { status: answer.statusCode, headers: flat, body: text, elapsedMs, ...(wireBytes !== undefined ? { wireBytes } : {}) };
-    if (text.length > 0) {
-      try {
-        response.json = JSON.parse(text);
-      } catch {
-        // Not JSON: the content-type and schema checks say so.
-      }
-    }
+    const response = observedResponse(answer.statusCode, flatHeaders(answer.headers), raw.subarray(0, MAX_JUDGED_BODY), size, elapsedMs);
     const exchange: ObservedExchange = transportError ? { request, transportError } : { request, response };
     if (!options.strict) {
       // Judged after the client has its answer: the proxy adds no judging time to the exchange.
