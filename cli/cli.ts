@@ -127,7 +127,8 @@ program
 program
   .command('diff')
   .description('run the same generated command sequences against the target and an embedded reference and report every difference (exit 1)')
-  .requiredOption('--target <url>', 'base URL of the target')
+  .option('--target <url>', 'base URL of the target (required without --har; with --har: the second target to replay against, default the embedded reference)')
+  .option('--har <file>', 'replay the requests of a recorded HAR session in order and compare the answers with the recorded ones, per operation')
   .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable), fixtures, pacing')
   .option('--adapter <file>', 'target adapter: a module exporting createAdapter(target), or "reference" for a reference started with `conformance serve` (also reset before every sequence)')
   .option('--families <names>', 'families to compare, comma-separated (orders, seats, product-benefits, customers, files)', list)
@@ -141,6 +142,13 @@ program
   .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
   .option('--unresponsive-after <n>', 'consecutive requests to the target without an answer after which it is declared unresponsive and every later request to it fails at once, 0 = never (default: 5)', integer('--unresponsive-after', 0))
   .action(async (opts) => {
+    if (opts.har) {
+      const { diffHar } = await import('./diff/har.js');
+      const outcome = await diffHar({ har: opts.har, target: opts.target, referenceSeed: opts.referenceSeed, apiVersion: opts.apiVersion as ApiVersion | undefined, timeoutMs: opts.timeout });
+      process.exitCode = outcome.exitCode;
+      return;
+    }
+    if (!opts.target) throw new HarnessError('CNF_ERR_CONFIG_INVALID', 'conformance diff needs --target <url> (or --har <file> to replay a recorded session)');
     const { runDiff } = await import('./diff/run.js');
     const outcome = await runDiff({
       target: opts.target,
