@@ -42,6 +42,9 @@ export function successJson(exchange: Exchange): unknown {
  * maps ({@link isFreeFormKey}) are not entered.
  */
 export function objectsIn(value: unknown, path = ''): LocatedObject[] {
+  // Every check of an answer walks the same parsed body: walked once per body (and path).
+  const cached = value !== null && typeof value === 'object' ? walked.get(value)?.get(path) : undefined;
+  if (cached) return cached;
   const found: LocatedObject[] = [];
   const visit = (node: unknown, at: string): void => {
     if (Array.isArray(node)) {
@@ -55,8 +58,16 @@ export function objectsIn(value: unknown, path = ''): LocatedObject[] {
     }
   };
   visit(value, path);
+  if (value !== null && typeof value === 'object') {
+    const byPath = walked.get(value) ?? new Map<string, LocatedObject[]>();
+    byPath.set(path, found);
+    walked.set(value, byPath);
+  }
   return found;
 }
+
+/** The objects of each parsed body already walked, by the path given: a body is not changed once parsed. */
+const walked = new WeakMap<object, Map<string, LocatedObject[]>>();
 
 /** A property of an object, when the object has it as its own key. */
 export function own(object: JsonObject, key: string): unknown {

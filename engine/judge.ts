@@ -74,6 +74,7 @@ export class JudgedCells {
   readonly #checks: readonly Check[];
 
   readonly #baseline: readonly BaselineEntry[];
+  readonly #applicable = new WeakMap<Operation, Map<string, boolean>>();
 
   /**
    * @param checks the response checks to apply (default all of {@link RESPONSE_CHECKS}, e.g. narrowed by `--checks`)
@@ -95,7 +96,7 @@ export class JudgedCells {
     const found: Failure[] = [];
     const silent = noAnswerFinding(exchange);
     for (const check of this.#checks) {
-      if ((check.appliesTo?.(ctx) ?? true) !== true) continue;
+      if (!this.#applies(check, operation)) continue;
       // A case the harness made to be refused is judged for its status by the probing check.
       if (exchange.case.refusal && check.id === 'status_code_conformance') continue;
       // Without an answer only not_a_server_error speaks (once), rather than every check repeating it.
@@ -108,6 +109,21 @@ export class JudgedCells {
       }
     }
     return found;
+  }
+
+  /** Whether a check applies to an operation of the document: `appliesTo` is pure, so asked once per pair. */
+  #applies(check: Check, operation: Operation): boolean {
+    let byCheck = this.#applicable.get(operation);
+    if (!byCheck) {
+      byCheck = new Map();
+      this.#applicable.set(operation, byCheck);
+    }
+    let applies = byCheck.get(check.id);
+    if (applies === undefined) {
+      applies = (check.appliesTo?.({ spec: this.#spec, operation }) ?? true) === true;
+      byCheck.set(check.id, applies);
+    }
+    return applies;
   }
 
   #keep(failure: Failure): void {

@@ -106,6 +106,7 @@ export class ObservedJudge {
   readonly #secrets = new Map<string, string>();
   readonly #roles = new Map<string, Role>();
   readonly #counts = new Map<string, number>();
+  readonly #applicable = new Map<string, boolean>();
   readonly #seen = new Map<string, { statuses: Set<number>; parameters: Set<string> }>();
   readonly #failed = new Map<string, CellMeta>();
   readonly #undocumented = new Map<string, CellMeta>();
@@ -289,10 +290,21 @@ export class ObservedJudge {
 
   #count(spec: LoadedSpec, operation: Operation, checks: readonly Check[]): void {
     for (const check of checks) {
-      if ((check.appliesTo?.({ spec, operation }) ?? true) !== true) continue;
+      if (!this.#applies(spec, operation, check)) continue;
       const key = `${operation.operationId}\u0000${check.id}`;
       this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
     }
+  }
+
+  /** Whether a check applies to an operation: `appliesTo` is pure, so asked once per document, operation and check. */
+  #applies(spec: LoadedSpec, operation: Operation, check: Check): boolean {
+    const key = `${spec.version}\u0000${operation.operationId}\u0000${check.id}`;
+    let applies = this.#applicable.get(key);
+    if (applies === undefined) {
+      applies = (check.appliesTo?.({ spec, operation }) ?? true) === true;
+      this.#applicable.set(key, applies);
+    }
+    return applies;
   }
 
   /**

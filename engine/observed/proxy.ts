@@ -16,6 +16,9 @@ import type { HarRecorder } from './har.js';
 import { flatHeaders, MAX_JUDGED_BODY, observedResponse } from './response.js';
 import type { ObservedJudge, ObservedVerdict } from './judge.js';
 
+/** Most exchanges answered but not yet judged; beyond it the proxy forwards nothing new until the judge catches up (bounded memory). */
+const MAX_BACKLOG = 256;
+
 /** Headers of one connection (RFC 9110 section 7.6.1), never forwarded. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
 
@@ -60,6 +63,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const agent = new Agent({ connections: 128, keepAliveTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, pipelining: 1 });
   let count = 0;
+  // Exchanges answered and waiting to be judged. Past MAX_BACKLOG, new requests wait before they are
+  // forwarded: a load faster than the judge is slowed to its pace rather than held in memory.
+  let backlog = 0;
+  let drained: (() => void)[] = [];
   const inFlight = new Set<Promise<void>>();
 
   function judged(exchange: ObservedExchange, startedAt: Date): ObservedVerdict {
@@ -71,6 +78,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     count++;
+    while (backlog >= MAX_BACKLOG) await new Promise<void>((resolve) => drained.push(resolve));
     const startedAt = new Date();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -124,7 +132,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const exchange: ObservedExchange = transportError ? { request, transportError } : { request, response };
     if (!options.strict) {
       // Judged after the client has its answer: the proxy adds no judging time to the exchange.
-      setImmediate(() => judged(exchange, startedAt));
+      backlog++;
+      setImmediate(() => {
+        try {
+          judged(exchange, startedAt);
+        } finally {
+          backlog--;
+          if (backlog < MAX_BACKLOG && drained.length) {
+            const waiting = drained;
+            drained = [];
+            for (const resume of waiting) resume();
+          }
+        }
+      });
       return;
     }
     const verdict = judged(exchange, startedAt);
