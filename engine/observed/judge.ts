@@ -40,6 +40,8 @@ const byId = (id: string): Check => CHECKS.find((c) => c.id === id)!;
 const ANONYMOUS_CHECK = byId('missing_auth_rejected');
 /** Judged on a request whose token is known to carry no scope (`no_scope`, `portal_no_scope`). */
 const NO_SCOPE_CHECK = byId('insufficient_scope_rejected');
+/** Judged on a request whose token is known to carry read scopes only (`reader`). */
+const READER_CHECKS = [byId('read_scope_accepted'), byId('write_scope_required')];
 /** Judged on the pages of one list walked by one client. */
 const WALK_CHECK = byId('pages_disjoint_and_complete');
 
@@ -47,7 +49,7 @@ const WALK_CHECK = byId('pages_disjoint_and_complete');
 export const UNDOCUMENTED_CHECK_ID = 'operation_documented';
 
 /** Every check an observed run reports on, in report order (the matrix's columns). */
-export const OBSERVED_REPORT_CHECKS: readonly Check[] = CHECKS.filter((c) => OBSERVED_CHECKS.includes(c) || [ANONYMOUS_CHECK, NO_SCOPE_CHECK, WALK_CHECK].includes(c));
+export const OBSERVED_REPORT_CHECKS: readonly Check[] = CHECKS.filter((c) => OBSERVED_CHECKS.includes(c) || [ANONYMOUS_CHECK, NO_SCOPE_CHECK, ...READER_CHECKS, WALK_CHECK].includes(c));
 
 /** What {@link ObservedJudge} is told. */
 export interface ObservedJudgeOptions {
@@ -59,7 +61,7 @@ export interface ObservedJudgeOptions {
   specs: readonly LoadedSpec[];
   /** Path prefixes of the target before the document's paths (`/sandbox`), besides the servers'. */
   basePaths?: readonly string[];
-  /** Tokens whose role is known (a config's roles, the reference's demo tokens): named by their variable in reproducers, and scope judged for `no_scope` and `portal_no_scope`. */
+  /** Tokens whose role is known (a config's roles, the reference's demo tokens): named by their variable in reproducers, and scope judged for `no_scope`, `portal_no_scope` and `reader`. */
   roles?: readonly { token: string; role: Role; env: string }[];
   /** Accepted deviations (engine/baseline.ts). */
   baseline?: readonly BaselineEntry[];
@@ -90,6 +92,7 @@ interface DocumentJudges {
   single: JudgedCells;
   anonymous: JudgedCells;
   noScope: JudgedCells;
+  reader: JudgedCells;
   walk: JudgedCells;
 }
 
@@ -127,6 +130,7 @@ export class ObservedJudge {
       single: new JudgedCells(spec, OBSERVED_CHECKS, baseline),
       anonymous: new JudgedCells(spec, [ANONYMOUS_CHECK], baseline),
       noScope: new JudgedCells(spec, [NO_SCOPE_CHECK], baseline),
+      reader: new JudgedCells(spec, READER_CHECKS, baseline),
       walk: new JudgedCells(spec, [walkCheck], baseline),
     }));
     for (const { token, role, env } of options.roles ?? []) {
@@ -182,7 +186,8 @@ export class ObservedJudge {
    * Judges one observed exchange: matched to its operation (or reported as `undocumented_operation`),
    * then judged by the response checks and the single-answer checks, by `missing_auth_rejected`
    * when it carries no credentials, by `insufficient_scope_rejected` when its token is known to
-   * carry no scope, and by `pages_disjoint_and_complete` with the earlier pages of the same list
+   * carry no scope, by `read_scope_accepted` and `write_scope_required` when it is known to carry
+   * read scopes only (role `reader`), and by `pages_disjoint_and_complete` with the earlier pages of the same list
    * by the same client (since the last write any client made through here).
    * @returns the failures found on it, each once, with its reproducer
    */
@@ -220,6 +225,10 @@ export class ObservedJudge {
     if ((role === 'no_scope' && acceptsOrganizationToken(operation)) || (role === 'portal_no_scope' && operation.security.some((alt) => 'customer_session' in alt))) {
       failures.push(...judges.noScope.judge(operation, exchange, source));
       this.#count(judges.spec, operation, [NO_SCOPE_CHECK]);
+    }
+    if (role === 'reader') {
+      failures.push(...judges.reader.judge(operation, exchange, source));
+      this.#count(judges.spec, operation, READER_CHECKS);
     }
     if (operation.paginated && method === 'GET' && observed.response?.status === 200) failures.push(...this.#walk(judges, operation, exchange, credential ?? '', source));
     return { operationId: operation.operationId, failures, mustFailed: failures.some((f) => factsOf(f.checkId).level === 'must') };
@@ -317,7 +326,7 @@ export class ObservedJudge {
    */
   results(): RunResults {
     for (const judges of this.#documents) {
-      for (const judged of [judges.single, judges.anonymous, judges.noScope, judges.walk]) {
+      for (const judged of [judges.single, judges.anonymous, judges.noScope, judges.reader, judges.walk]) {
         for (const cell of judged.take()) {
           const key = `${cell.operationId}\u0000${cell.checkId}`;
           const had = this.#failed.get(key);
@@ -366,6 +375,7 @@ function notObservedReason(check: Check, operationSeen: boolean): string {
   if (!operationSeen) return 'not observed: no exchange of this operation in the traffic';
   if (check === ANONYMOUS_CHECK) return 'not observed: no request without credentials';
   if (check === NO_SCOPE_CHECK) return 'not observed: no request with a token known to carry no scope';
+  if (READER_CHECKS.includes(check)) return 'not observed: no request with a token known to carry read scopes only';
   if (check === WALK_CHECK) return 'not observed: no client walked two pages of the same list';
   return 'not observed';
 }
