@@ -8,6 +8,7 @@
  * @see docs/observed.md; docs/architecture.md (A finding's way)
  */
 import { CHECKS } from '../../checks/index.js';
+import { WRITE_EFFECTS } from '../../checks/write-effect-visible.js';
 import type { SecretRef } from '../../core/curl.js';
 import { makeFailure } from '../../core/failure.js';
 import { requestedPage } from '../../checks/support.js';
@@ -42,6 +43,13 @@ const ANONYMOUS_CHECK = byId('missing_auth_rejected');
 const NO_SCOPE_CHECK = byId('insufficient_scope_rejected');
 /** Judged on a request whose token is known to carry read scopes only (`reader`). */
 const READER_CHECKS = [byId('read_scope_accepted'), byId('write_scope_required')];
+/** Judged on a successful write and the same client's first read of the same resource after it. */
+const EFFECT_CHECK = byId('write_effect_visible');
+/**
+ * The field a write's request body must set for its read-back to show it (the effects of
+ * `checks/write-effect-visible.ts` compare that field); a write without it is not judged.
+ */
+const EFFECT_NEEDS: Readonly<Record<string, string>> = { 'PATCH /v1/orders/{id}': 'billing_name', 'PATCH /v1/customer-portal/orders/{id}': 'billing_name', 'POST /v1/products/{id}/benefits': 'benefits' };
 /** Judged on the pages of one list walked by one client. */
 const WALK_CHECK = byId('pages_disjoint_and_complete');
 
@@ -49,7 +57,7 @@ const WALK_CHECK = byId('pages_disjoint_and_complete');
 export const UNDOCUMENTED_CHECK_ID = 'operation_documented';
 
 /** Every check an observed run reports on, in report order (the matrix's columns). */
-export const OBSERVED_REPORT_CHECKS: readonly Check[] = CHECKS.filter((c) => OBSERVED_CHECKS.includes(c) || [ANONYMOUS_CHECK, NO_SCOPE_CHECK, ...READER_CHECKS, WALK_CHECK].includes(c));
+export const OBSERVED_REPORT_CHECKS: readonly Check[] = CHECKS.filter((c) => OBSERVED_CHECKS.includes(c) || [ANONYMOUS_CHECK, NO_SCOPE_CHECK, ...READER_CHECKS, WALK_CHECK, EFFECT_CHECK].includes(c));
 
 /** What {@link ObservedJudge} is told. */
 export interface ObservedJudgeOptions {
@@ -94,6 +102,7 @@ interface DocumentJudges {
   noScope: JudgedCells;
   reader: JudgedCells;
   walk: JudgedCells;
+  effect: JudgedCells;
 }
 
 /** A page kept of a walk: its request and the ids and pagination of its answer (no other field). */
@@ -115,6 +124,8 @@ export class ObservedJudge {
   readonly #undocumented = new Map<string, CellMeta>();
   readonly #errors = new Map<string, HarnessProblem>();
   readonly #walks = new Map<string, Map<number, SlimPage>>();
+  /** The last successful write of each client (by credentials) whose effect a read can show, until another write. */
+  readonly #writes = new Map<string, { judges: DocumentJudges; operation: Operation; exchange: Exchange }>();
   #walkHistory: readonly Exchange[] = [];
   #n = 0;
 
@@ -123,6 +134,7 @@ export class ObservedJudge {
     if (options.specs.length === 0) throw new RangeError('an observed judge needs at least one document');
     this.#primary = options.specs[0]!;
     const walkCheck: Check = { ...WALK_CHECK, run: (ctx, exchange) => WALK_CHECK.run(ctx, exchange, this.#walkHistory) };
+    const effectCheck: Check = { ...EFFECT_CHECK, run: (ctx, exchange) => EFFECT_CHECK.run(ctx, exchange, this.#walkHistory) };
     const baseline = options.baseline ?? [];
     this.#documents = options.specs.map((spec) => ({
       spec,
@@ -132,6 +144,7 @@ export class ObservedJudge {
       noScope: new JudgedCells(spec, [NO_SCOPE_CHECK], baseline),
       reader: new JudgedCells(spec, READER_CHECKS, baseline),
       walk: new JudgedCells(spec, [walkCheck], baseline),
+      effect: new JudgedCells(spec, [effectCheck], baseline),
     }));
     for (const { token, role, env } of options.roles ?? []) {
       this.#secrets.set(token, env);
@@ -187,8 +200,9 @@ export class ObservedJudge {
    * then judged by the response checks and the single-answer checks, by `missing_auth_rejected`
    * when it carries no credentials, by `insufficient_scope_rejected` when its token is known to
    * carry no scope, by `read_scope_accepted` and `write_scope_required` when it is known to carry
-   * read scopes only (role `reader`), and by `pages_disjoint_and_complete` with the earlier pages of the same list
-   * by the same client (since the last write any client made through here).
+   * read scopes only (role `reader`), by `pages_disjoint_and_complete` with the earlier pages of
+   * the same list by the same client, and by `write_effect_visible` on a successful write when the
+   * same client reads the same resource back (both since the last write any client made here).
    * @returns the failures found on it, each once, with its reproducer
    */
   judge(observed: ObservedExchange): ObservedVerdict {
@@ -201,7 +215,10 @@ export class ObservedJudge {
     redactRequest(request, (value) => this.secretEnv(value));
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
-    if (!SAFE_METHODS.has(method)) this.#walks.clear();
+    if (!SAFE_METHODS.has(method)) {
+      this.#walks.clear();
+      this.#writes.clear();
+    }
     if (observed.transportError && UNREACHABLE.test(observed.transportError.code)) {
       const key = observed.transportError.code;
       if (!this.#errors.has(key)) this.#errors.set(key, { where: `${method} ${url.origin}`, code: 'CNF_ERR_TARGET_UNREACHABLE', message: `the target ${url.origin} did not answer (${observed.transportError.code}: ${observed.transportError.message}); the client got 502 from the proxy` });
@@ -231,6 +248,8 @@ export class ObservedJudge {
       this.#count(judges.spec, operation, READER_CHECKS);
     }
     if (operation.paginated && method === 'GET' && observed.response?.status === 200) failures.push(...this.#walk(judges, operation, exchange, credential ?? '', source));
+    if (SAFE_METHODS.has(method)) failures.push(...this.#readBack(operation, exchange, credential ?? '', source));
+    else this.#rememberWrite(judges, operation, exchange, credential ?? '');
     return { operationId: operation.operationId, failures, mustFailed: failures.some((f) => factsOf(f.checkId).level === 'must') };
   }
 
@@ -258,6 +277,35 @@ export class ObservedJudge {
     pages.set(page, slim);
     const failures = judges.walk.judge(operation, exchange, source);
     this.#count(judges.spec, operation, [WALK_CHECK]);
+    this.#walkHistory = [];
+    return failures;
+  }
+
+  /** Keeps a successful write whose effect a read of the same resource by the same client can show. */
+  #rememberWrite(judges: DocumentJudges, operation: Operation, exchange: Exchange, client: string): void {
+    const route = `${operation.method.toUpperCase()} ${operation.path}`;
+    const status = exchange.response?.status ?? 0;
+    if (!WRITE_EFFECTS[route] || status < 200 || status > 299) return;
+    const needs = EFFECT_NEEDS[route];
+    if (needs !== undefined && !Object.hasOwn(exchange.case.body ? parseObject(exchange.case.body.text) : {}, needs)) return;
+    this.#writes.set(client, { judges, operation, exchange });
+  }
+
+  /**
+   * Judges `write_effect_visible` on the client's last write when this read is the first read of
+   * the same resource after it: a read the write's effect names, with the same path parameters.
+   */
+  #readBack(read: Operation, exchange: Exchange, client: string, source: JudgedSource): Failure[] {
+    const write = this.#writes.get(client);
+    if (!write) return [];
+    const effect = WRITE_EFFECTS[`${write.operation.method.toUpperCase()} ${write.operation.path}`]!;
+    const params = Object.entries(write.exchange.case.pathParams);
+    const same = params.length > 0 && params.every(([name, value]) => exchange.case.pathParams[name] === value) && Object.keys(exchange.case.pathParams).length === params.length;
+    if (!effect.reads.includes(`${read.method.toUpperCase()} ${read.path}`) || !same) return [];
+    this.#writes.delete(client);
+    this.#walkHistory = [exchange];
+    const failures = write.judges.effect.judge(write.operation, write.exchange, source);
+    this.#count(write.judges.spec, write.operation, [EFFECT_CHECK]);
     this.#walkHistory = [];
     return failures;
   }
@@ -326,7 +374,7 @@ export class ObservedJudge {
    */
   results(): RunResults {
     for (const judges of this.#documents) {
-      for (const judged of [judges.single, judges.anonymous, judges.noScope, judges.reader, judges.walk]) {
+      for (const judged of [judges.single, judges.anonymous, judges.noScope, judges.reader, judges.walk, judges.effect]) {
         for (const cell of judged.take()) {
           const key = `${cell.operationId}\u0000${cell.checkId}`;
           const had = this.#failed.get(key);
@@ -377,6 +425,7 @@ function notObservedReason(check: Check, operationSeen: boolean): string {
   if (check === NO_SCOPE_CHECK) return 'not observed: no request with a token known to carry no scope';
   if (READER_CHECKS.includes(check)) return 'not observed: no request with a token known to carry read scopes only';
   if (check === WALK_CHECK) return 'not observed: no client walked two pages of the same list';
+  if (check === EFFECT_CHECK) return 'not observed: no successful write read back by its client before another write';
   return 'not observed';
 }
 
@@ -393,6 +442,16 @@ export function credentialOf(request: Pick<HttpRequest, 'headers'>): string | un
   if (authorization !== undefined && authorization.trim() !== '') return authorization.replace(/^(Bearer|Basic)\s+/i, '');
   for (const name of ['x-api-key', 'api-key']) if (request.headers[name]) return request.headers[name];
   return undefined;
+}
+
+/** A JSON object of a request body, or an empty one. */
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** A list page as a walk keeps it: the request, the status and the ids and pagination of its body. */

@@ -61,6 +61,41 @@ describe('ObservedJudge', () => {
     expect(cell(judge, 'products:list', 'insufficient_scope_rejected')?.failures[0]?.reproduce.curl).toContain('${CONFORMANCE_NO_SCOPE_TOKEN}');
   });
 
+  test.each([
+    ['the clean reference', 'passed', [], []],
+    ['benefits_update_not_persisted', 'failed', ['benefits_update_not_persisted'], ['write_not_persisted']],
+  ])('a write read back by its client, against %s: write_effect_visible %s', async (_name, status, faults, kinds) => {
+    const reference = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: false, control: false, faults });
+    try {
+      const judge = new ObservedJudge({ specs });
+      const pending = new Set<Promise<void>>();
+      const judged = judgedFetch(judge, () => undefined, fetch, pending);
+      const headers = { authorization: `Bearer ${reference.tokens.admin}`, 'polar-version': '2026-10', 'content-type': 'application/json' };
+      const product = reference.fixtures.product_id!;
+      // A set other than the product's own, so that a write that stores nothing shows.
+      const before = (await (await fetch(`${reference.url}/v1/products/${product}`, { headers })).json()) as { benefits: unknown[] };
+      const benefits = before.benefits.length > 0 ? [] : [reference.fixtures.benefit_id];
+      const write = await judged(`${reference.url}/v1/products/${product}/benefits`, { method: 'POST', headers, body: JSON.stringify({ benefits }) });
+      expect(write.status).toBe(200);
+      await write.arrayBuffer();
+      await Promise.all([...pending]);
+      await (await judged(`${reference.url}/v1/products/${product}`, { headers })).arrayBuffer();
+      await Promise.all([...pending]);
+      const effect = cell(judge, 'products:update_benefits', 'write_effect_visible');
+      expect(effect?.status).toBe(status);
+      expect(effect?.failures.map((f) => f.kind)).toEqual(kinds);
+    } finally {
+      await reference.close();
+    }
+  });
+
+  test('a refused write is not judged for its effect: not observed', async () => {
+    const { judge, send } = judging(clean);
+    const product = clean.fixtures.product_id!;
+    await send('POST', `/v1/products/${product}/benefits`, 'reader', { benefits: [] });
+    expect(cell(judge, 'products:update_benefits', 'write_effect_visible')?.status).toBe('skipped');
+  });
+
   test('what the traffic did not show is skipped "not observed", never passed', async () => {
     const { judge, send } = judging(clean);
     await send('GET', '/v1/products/?limit=2', 'reader');
