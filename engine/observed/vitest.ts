@@ -30,9 +30,14 @@ export interface ConformanceHandle {
   results(): RunResults;
 }
 
-/** One line per failure: check, operation, finding kind, message and the curl that reproduces it. */
-function describeFailures(failures: readonly Failure[]): string {
-  return failures.map((f) => `${f.checkId} on ${f.operationId} (${f.kind}): ${f.message}\n  Reproduce with: ${f.reproduce.curl}`).join('\n');
+/**
+ * The error that fails a test whose traffic showed findings: one line per failure (check,
+ * operation, finding kind, message) and the curl that reproduces it; undefined for none.
+ */
+export function nonConformingTraffic(failures: readonly Failure[]): Error | undefined {
+  if (failures.length === 0) return undefined;
+  const lines = failures.map((f) => `${f.checkId} on ${f.operationId} (${f.kind}): ${f.message}\n  Reproduce with: ${f.reproduce.curl}`);
+  return new Error(`the test's traffic does not conform (${failures.length} finding${failures.length === 1 ? '' : 's'}):\n${lines.join('\n')}`);
 }
 
 /**
@@ -66,7 +71,8 @@ export function useConformance(options: UseConformanceOptions = {}): Conformance
     if (original) globalThis.fetch = original;
     original = undefined;
     await Promise.allSettled([...pending]);
-    if (current.length > 0) throw new Error(`the test's traffic does not conform (${current.length} finding${current.length === 1 ? '' : 's'}):\n${describeFailures(current)}`);
+    const error = nonConformingTraffic(current);
+    if (error) throw error;
   });
   afterAll(() => {
     if (original) globalThis.fetch = original;

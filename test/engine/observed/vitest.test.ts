@@ -3,7 +3,8 @@
 // pass, and the file's results hold the operations they called, judged).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type RunningReference } from '../../../server/index.js';
-import { useConformance } from '../../../engine/observed/vitest.js';
+import { nonConformingTraffic, useConformance } from '../../../engine/observed/vitest.js';
+import { judgeExchange } from '../../../engine/observed/library.js';
 
 const conformance = useConformance();
 
@@ -30,4 +31,15 @@ test('the file\'s traffic was judged: both operations passed their checks, nothi
   const passed = conformance.results().cells.filter((c) => c.status === 'passed');
   expect(new Set(passed.map((c) => c.operationId))).toEqual(new Set(['products:list', 'orders:get']));
   expect(passed.find((c) => c.operationId === 'products:list' && c.checkId === 'response_schema_conformance')?.cases).toBe(1);
+});
+
+test('a test whose traffic shows a finding fails with each finding and its reproducer', async () => {
+  const verdict = await judgeExchange({
+    request: { method: 'GET', url: 'https://api.example.com/v1/files/', headers: { authorization: 'Bearer t', 'polar-version': '2026-10' } },
+    response: { status: 418, headers: { 'content-type': 'application/json' }, body: '{}', json: {}, elapsedMs: 1 },
+  }, { apiVersion: '2026-10' });
+  const error = nonConformingTraffic(verdict.failures);
+  expect(error?.message).toMatch(/^the test's traffic does not conform \(\d+ findings?\):\nstatus_code_conformance on files:list \(undocumented_status_code\): /m);
+  expect(error?.message).toContain('Reproduce with: curl ');
+  expect(nonConformingTraffic([])).toBeUndefined();
 });
