@@ -55,7 +55,7 @@ export async function proxyRows(referenceUrl: string, headers: Record<string, st
   const proxy = await startServer('proxy', process.execPath, ['bin/conformance.js', 'proxy', '--target', referenceUrl, '--port', String(port), '--reporter', ''], port, PROXY_PATH, headers, 30_000);
   try {
     out(`Conformance proxy (${loadGenerator()}, ${warmUpS} s warm-up then ${durationS} s measured; ${headers['accept-encoding'] ? `Accept-Encoding "${headers['accept-encoding']}"` : 'no Accept-Encoding'}; latencies in ms)`);
-    out('  straight to the reference, and through `conformance proxy --target` (its own process, judging every exchange after answering it)');
+    out('  straight to the reference, and through `conformance proxy --target` (its own process, judging every exchange on a thread of its own after answering it)');
     const direct = await measureLoad(`${referenceUrl}${PROXY_PATH}`, headers, 50, warmUpS, durationS);
     const through = await measureLoad(`${proxy.url}${PROXY_PATH}`, headers, 50, warmUpS, durationS);
     const row = (cells: string[]) => out(cells.map((cell, i) => (i === 0 ? cell.padEnd(44) : cell.padStart(10))).join('  '));

@@ -5,8 +5,7 @@
  * @see docs/observed.md (conformance proxy)
  */
 import { HarnessError } from '../core/errors.js';
-import { HarRecorder } from '../engine/observed/har.js';
-import { ObservedJudge } from '../engine/observed/judge.js';
+import { WorkerJudge } from '../engine/observed/worker-judge.js';
 import { startProxy, type RunningProxy } from '../engine/observed/proxy.js';
 import type { ExitCode, RunResults } from '../engine/results.js';
 import { RunClock } from '../reporters/index.js';
@@ -32,8 +31,6 @@ export interface ProxyCommandOptions extends ObservedCommandOptions {
 /** A running proxy command. */
 export interface ProxyCommand {
   proxy: RunningProxy;
-  /** The judge of its traffic (for the library and tests). */
-  judge: ObservedJudge;
   /** Stops the proxy, closes the recording, writes the reports; the exit code says whether a finding was seen. */
   stop(): Promise<{ exitCode: ExitCode; results: RunResults }>;
 }
@@ -54,25 +51,25 @@ export async function runProxy(options: ProxyCommandOptions): Promise<ProxyComma
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--target must be an http or https URL, not ${url.protocol}`);
   const clock = new RunClock();
   const specs = await observedSpecs(options);
-  const judge = new ObservedJudge({ specs, basePaths: [url.pathname], roles: await observedRoles(options, url.href) });
-  const record = options.record ? await HarRecorder.open(options.record, (value) => judge.secretEnv(value)) : undefined;
+  // The judge (and the recording) on a thread of its own: judging never holds up forwarding.
+  const judge = await WorkerJudge.start({ specFiles: specs.map((s) => s.file), basePaths: [url.pathname], roles: await observedRoles(options, url.href), ...(options.record ? { record: options.record } : {}) });
   const host = options.host ?? '127.0.0.1';
   let proxy: RunningProxy;
   try {
-    proxy = await startProxy({ target: url.href, port: options.port ?? 0, host, judge, ...(record ? { record } : {}), ...(options.strict ? { strict: true } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+    proxy = await startProxy({ target: url.href, port: options.port ?? 0, host, judge, ...(options.strict ? { strict: true } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
   } catch (error) {
-    await record?.close();
+    await judge.results().catch(() => undefined);
+    await judge.close();
     throw listenFailure(error, { host, port: options.port ?? 0 }) ?? error;
   }
   let stopped: Promise<{ exitCode: ExitCode; results: RunResults }> | undefined;
   return {
     proxy,
-    judge,
     stop() {
       stopped ??= (async () => {
         await proxy.close();
-        await record?.close();
-        const results = judge.results();
+        const results = await judge.results();
+        await judge.close();
         const exitCode = await reportObserved(results, specs[0]!, clock, { ...options, target: `${url.origin}${url.pathname.replace(/\/+$/, '')} (through the proxy ${proxy.url})`, title: `conformance proxy --target ${url.href}` });
         return { exitCode, results };
       })();

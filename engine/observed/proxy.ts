@@ -15,6 +15,7 @@ import type { ObservedExchange } from './exchange.js';
 import type { HarRecorder } from './har.js';
 import { flatHeaders, MAX_JUDGED_BODY, observedResponse } from './response.js';
 import type { ObservedJudge, ObservedVerdict } from './judge.js';
+import type { WorkerJudge } from './worker-judge.js';
 
 /** Most exchanges answered but not yet judged; beyond it the proxy forwards nothing new until the judge catches up (bounded memory). */
 const MAX_BACKLOG = 256;
@@ -30,9 +31,13 @@ export interface ProxyOptions {
   port?: number;
   /** Address to listen on; default 127.0.0.1 (loopback). */
   host?: string;
-  /** The judge every exchange goes to. */
-  judge: ObservedJudge;
-  /** Where to record every exchange as HAR, redacted. */
+  /**
+   * The judge every exchange goes to: in this thread (judged between forwarded exchanges), or on
+   * a thread of its own ({@link WorkerJudge}, which also records), so that judging never holds up
+   * forwarding.
+   */
+  judge: ObservedJudge | WorkerJudge;
+  /** Where to record every exchange as HAR, redacted (with a judge of this thread; a `WorkerJudge` records itself). */
   record?: HarRecorder;
   /** Answer 502 with the findings for an exchange that failed a must-level check (the answer is held until judged). */
   strict?: boolean;
@@ -69,11 +74,34 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let drained: (() => void)[] = [];
   const inFlight = new Set<Promise<void>>();
 
-  function judged(exchange: ObservedExchange, startedAt: Date): ObservedVerdict {
+  const { judge } = options;
+  const threaded = 'judgeAsync' in judge;
+  const judging = new Set<Promise<unknown>>();
+
+  function judged(exchange: ObservedExchange, startedAt: Date): ObservedVerdict | Promise<ObservedVerdict> {
+    if ('judgeAsync' in judge) {
+      const verdict = judge.judgeAsync(exchange, startedAt).then((v) => {
+        options.onVerdict?.(v, exchange);
+        return v;
+      });
+      judging.add(verdict);
+      void verdict.finally(() => judging.delete(verdict)).catch(() => undefined);
+      return verdict;
+    }
     options.record?.record(exchange, startedAt);
-    const verdict = options.judge.judge(exchange);
+    const verdict = judge.judge(exchange);
     options.onVerdict?.(verdict, exchange);
     return verdict;
+  }
+
+  /** One fewer exchange waiting for the judge; the requests held back go on below the bound. */
+  function judgedOne(): void {
+    backlog--;
+    if (backlog < MAX_BACKLOG && drained.length) {
+      const waiting = drained;
+      drained = [];
+      for (const resume of waiting) resume();
+    }
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -102,7 +130,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const err = error as Error & { code?: string };
       const code = err.name === 'TimeoutError' ? 'CNF_TIMEOUT' : (err.code ?? (err.cause as { code?: string } | undefined)?.code ?? err.name);
       const transportError = { code, message: err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : err.message };
-      judged({ request, transportError }, startedAt);
+      void judged({ request, transportError }, startedAt);
       res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'BadGateway', detail: `the target ${target.origin} did not answer: ${code}: ${transportError.message}` }));
       return;
     }
@@ -133,21 +161,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     if (!options.strict) {
       // Judged after the client has its answer: the proxy adds no judging time to the exchange.
       backlog++;
+      if (threaded) {
+        void Promise.resolve(judged(exchange, startedAt)).catch(() => undefined).finally(judgedOne);
+        return;
+      }
       setImmediate(() => {
         try {
           judged(exchange, startedAt);
         } finally {
-          backlog--;
-          if (backlog < MAX_BACKLOG && drained.length) {
-            const waiting = drained;
-            drained = [];
-            for (const resume of waiting) resume();
-          }
+          judgedOne();
         }
       });
       return;
     }
-    const verdict = judged(exchange, startedAt);
+    const verdict = await judged(exchange, startedAt);
     const must = verdict.failures.filter((f) => factsOf(f.checkId).level === 'must');
     if (verdict.mustFailed) {
       res.writeHead(502, { 'content-type': 'application/json', 'x-conformance-findings': String(must.length) }).end(JSON.stringify({
@@ -192,6 +219,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       await closed;
       // Verdicts scheduled after the last answers are given before the judge's results are read.
       await new Promise((resolve) => setImmediate(resolve));
+      await Promise.allSettled([...judging]);
       await agent.close();
     },
   };
