@@ -116,6 +116,10 @@ export class ObservedJudge {
   readonly #documents: DocumentJudges[];
   readonly #primary: LoadedSpec;
   readonly #secrets = new Map<string, string>();
+  /** {@link secrets} as last made; remade after a new secret. */
+  #secretList: SecretRef[] | undefined;
+  /** `CONFORMANCE_TOKEN_<n>` variables handed out. */
+  #tokens = 0;
   readonly #roles = new Map<string, Role>();
   readonly #counts = new Map<string, number>();
   readonly #applicable = new Map<string, boolean>();
@@ -177,22 +181,19 @@ export class ObservedJudge {
    * else `CONFORMANCE_TOKEN_<n>` in order of first sight.
    */
   secretEnv(value: string): string {
+    const known = this.#secrets.get(value);
+    if (known) return known;
     const placeholder = /^\[redacted:([A-Z0-9_]+)\]$/.exec(value);
-    if (placeholder) {
-      this.#secrets.set(value, placeholder[1]!);
-      return placeholder[1]!;
-    }
-    let env = this.#secrets.get(value);
-    if (!env) {
-      env = `CONFORMANCE_TOKEN_${[...this.#secrets.values()].filter((e) => e.startsWith('CONFORMANCE_TOKEN_')).length + 1}`;
-      this.#secrets.set(value, env);
-    }
+    const env = placeholder ? placeholder[1]! : `CONFORMANCE_TOKEN_${++this.#tokens}`;
+    this.#secrets.set(value, env);
+    this.#secretList = undefined;
     return env;
   }
 
   /** The secrets of reproducers so far: every credential value seen, as its variable. */
   secrets(): SecretRef[] {
-    return [...this.#secrets].map(([value, env]) => ({ value, env }));
+    this.#secretList ??= [...this.#secrets].map(([value, env]) => ({ value, env }));
+    return this.#secretList;
   }
 
   /**
