@@ -72,6 +72,19 @@ function headersOf(pairs: unknown, file: string, where: string): Record<string, 
 }
 
 /**
+ * The request body of a HAR entry: `postData.text`, or a form body made of `postData.params`
+ * (as some browsers record a form post), or none.
+ */
+function postDataText(postData: { text?: unknown; params?: unknown } | undefined): string | undefined {
+  if (!postData) return undefined;
+  if (typeof postData.text === 'string') return postData.text;
+  if (!Array.isArray(postData.params)) return undefined;
+  const form = new URLSearchParams();
+  for (const param of postData.params as { name?: unknown; value?: unknown }[]) if (typeof param?.name === 'string') form.append(param.name, typeof param.value === 'string' ? param.value : '');
+  return form.toString();
+}
+
+/**
  * Reads the exchanges of a HAR 1.2 document, in the order of its entries.
  * A response of status 0 (no answer) becomes a transport error; a body recorded in base64 is
  * decoded; `response.bodySize` of a content-coded answer becomes `wireBytes`.
@@ -104,7 +117,7 @@ export function parseHar(text: string, file: string): ObservedExchange[] {
       method: request.method.toUpperCase(),
       url: request.url,
       headers: headersOf(request.headers, file, `${where}.request`),
-      ...(typeof request.postData?.text === 'string' ? { body: request.postData.text } : {}),
+      ...(postDataText(request.postData) !== undefined ? { body: postDataText(request.postData)! } : {}),
     };
     const response = entry!.response;
     if (!response || typeof response.status !== 'number') fail(file, `${where}.response has no status`);
