@@ -86,7 +86,7 @@ export interface ObservedVerdict {
 }
 
 /** Transport errors that mean the target could not be reached at all, not that it failed an answer. */
-const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|ECONNRESET_BEFORE_ANSWER)$/;
+const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT)$/;
 
 /** Most page walks followed at once, and most distinct undocumented routes kept as cells. */
 const MAX_WALKS = 1000;
@@ -105,7 +105,7 @@ interface DocumentJudges {
   effect: JudgedCells;
 }
 
-/** A page kept of a walk: its request and the ids and pagination of its answer (no other field). */
+/** A page kept of a walk: an exchange whose answer holds only the ids of its items and its pagination. */
 type SlimPage = Exchange;
 
 /**
