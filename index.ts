@@ -26,3 +26,11 @@ export type { Coverage, CoverageMeasure, CoverageTotal, OperationCoverage } from
 export { collectResults, exitCodeFor, finishResults, summarize, ResultsCollector } from './engine/results.js';
 export type { CollectedResults, ExitCode, HarnessProblem, ReportCell, RunResults, RunSummary } from './engine/results.js';
 export type { CellMeta, CellStatus, Check, CheckContext, CheckNeeds, Exchange, Failure, Finding, HttpRequest, HttpResponse, Reproducer, Role, Severity, SkipKind, TestCase } from './core/types.js';
+// Observed traffic (docs/observed.md): judge exchanges your own code makes, the proxy, HAR files.
+export { judgeExchange, createObservedJudge, judgedFetch, judgingInterceptor, type JudgeExchangeOptions, type ObservedDocuments } from './engine/observed/library.js';
+export { useConformance, type UseConformanceOptions, type ConformanceHandle } from './engine/observed/vitest.js';
+export { ObservedJudge, OBSERVED_CHECKS, type ObservedJudgeOptions, type ObservedVerdict, type ObservedExchange } from './engine/observed/judge.js';
+export { startProxy, type ProxyOptions, type RunningProxy } from './engine/observed/proxy.js';
+export { runProxy, type ProxyCommandOptions, type ProxyCommand } from './cli/proxy.js';
+export { checkHar, type CheckHarOptions, type CheckHarOutcome } from './cli/check.js';
+export { readHar, parseHar, type HarEntry } from './engine/observed/har.js';

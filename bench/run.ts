@@ -27,6 +27,7 @@ import { growProducts } from './fill-store.js';
 import { latencies, loadGenerator, measureLoad, median, type LoadResult } from './load.js';
 import { mixedRequests, mixedStats, startMixedServer, stopMixedServer, type MixedRequest } from './mixed.js';
 import { freePort, startServer, stopServer, type ServerProcess } from './processes.js';
+import { proxyRows } from './proxy.js';
 
 /** The quality bars of docs/design.md (Performance). */
 export const BARS = {
@@ -178,6 +179,9 @@ async function main(): Promise<void> {
       rmSync(scratch, { recursive: true, force: true });
     }
     out();
+
+    // 2c. The conformance proxy beside the direct reference (bench/proxy.ts).
+    await proxyRows(referenceServer.url, { ...headers, 'accept-encoding': 'gzip, deflate, br' }, { out, judge }, WARM_UP_S, DURATION_S);
 
     // 2b. The mixed workload, against the same Prism.
     await mixedWorkload(prism.url, headers);

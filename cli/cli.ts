@@ -156,7 +156,8 @@ program
 program
   .command('diff')
   .description('run the same generated command sequences against the target and an embedded reference and report every difference (exit 1)')
-  .requiredOption('--target <url>', 'base URL of the target')
+  .option('--target <url>', 'base URL of the target (required without --har; with --har: the second target to replay against, default the embedded reference)')
+  .option('--har <file>', 'replay the requests of a recorded HAR session in order and compare the answers with the recorded ones, per operation')
   .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable), fixtures, pacing')
   .option('--adapter <file>', 'target adapter: a module exporting createAdapter(target), or "reference" for a reference started with `conformance serve` (also reset before every sequence)')
   .option('--families <names>', 'families to compare, comma-separated (orders, seats, product-benefits, customers, files)', list)
@@ -170,6 +171,13 @@ program
   .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
   .option('--unresponsive-after <n>', 'consecutive requests to the target without an answer after which it is declared unresponsive and every later request to it fails at once, 0 = never (default: 5)', integer('--unresponsive-after', 0))
   .action(async (opts) => {
+    if (opts.har) {
+      const { diffHar } = await import('./diff/har.js');
+      const outcome = await diffHar({ har: opts.har, target: opts.target, referenceSeed: opts.referenceSeed, apiVersion: opts.apiVersion as ApiVersion | undefined, timeoutMs: opts.timeout });
+      process.exitCode = outcome.exitCode;
+      return;
+    }
+    if (!opts.target) throw new HarnessError('CNF_ERR_CONFIG_INVALID', 'conformance diff needs --target <url> (or --har <file> to replay a recorded session)');
     const { runDiff } = await import('./diff/run.js');
     const outcome = await runDiff({
       target: opts.target,
@@ -223,6 +231,53 @@ program
     };
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);
+  });
+
+program
+  .command('proxy')
+  .description('a loopback proxy in front of a target: judges every exchange that passes through; Ctrl+C or SIGTERM writes the reports (exit 1 when a finding was seen)')
+  .requiredOption('--target <url>', 'base URL of the target')
+  .option('--port <n>', 'port to listen on (0 = a free one)', parsePort, 4020)
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--record <file>', 'record every exchange to this HAR 1.2 file, secrets redacted')
+  .option('--strict', 'answer 502 with a JSON body naming the findings when an answer fails a must-level check')
+  .option('--spec <file>', 'an OpenAPI document (default: the bundled ones, chosen per exchange by Polar-Version)')
+  .addOption(new Option('--api-version <version>', 'judge every exchange against this bundled version').choices([...API_VERSIONS]))
+  .option('--config <file>', 'conformance.config.json: the variables of the roles\' tokens (reproducers name them; no_scope tokens get their scope judged)')
+  .option('--reporter <names>', 'console, json, junit, html (default: console,junit)', list)
+  .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
+  .option('--timeout <ms>', 'deadline of each exchange with the target in milliseconds (default: 30000)', integer('--timeout', 1))
+  .addOption(new Option('--fail-on <level>', 'which findings make the exit code 1').choices(['must', 'should']).default('should'))
+  .action(async (opts) => {
+    const { runProxy } = await import('./proxy.js');
+    const command = await runProxy({ target: opts.target, port: opts.port, host: opts.host, record: opts.record, strict: opts.strict, spec: opts.spec, apiVersion: opts.apiVersion as ApiVersion | undefined, config: opts.config, reporters: opts.reporter, outputDir: opts.outputDir, timeoutMs: opts.timeout, failOn: opts.failOn as 'must' | 'should' });
+    process.stdout.write(`conformance proxy: ${command.proxy.url} -> ${opts.target as string}${opts.record ? ` (recording to ${opts.record as string})` : ''}; Ctrl+C writes the reports\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        void command.stop().then(({ exitCode }) => {
+          process.exitCode = exitCode;
+          resolve();
+        });
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  });
+
+program
+  .command('check')
+  .description('judge recorded traffic (a HAR 1.2 file) offline with the same checks and reports')
+  .argument('<file>', 'the HAR file (browsers, Playwright, Postman, Insomnia, `conformance proxy --record`)')
+  .option('--spec <file>', 'an OpenAPI document (default: the bundled ones, chosen per exchange by Polar-Version)')
+  .addOption(new Option('--api-version <version>', 'judge every exchange against this bundled version').choices([...API_VERSIONS]))
+  .option('--config <file>', 'conformance.config.json: the variables of the roles\' tokens')
+  .option('--reporter <names>', 'console, json, junit, html (default: console,junit)', list)
+  .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
+  .addOption(new Option('--fail-on <level>', 'which findings make the exit code 1').choices(['must', 'should']).default('should'))
+  .action(async (file: string, opts) => {
+    const { checkHar } = await import('./check.js');
+    const outcome = await checkHar({ file, spec: opts.spec, apiVersion: opts.apiVersion as ApiVersion | undefined, config: opts.config, reporters: opts.reporter, outputDir: opts.outputDir, failOn: opts.failOn as 'must' | 'should' });
+    process.exitCode = outcome.exitCode;
   });
 
 program

@@ -16,6 +16,7 @@ export const HARNESS_ERROR_CODES = {
   CNF_ERR_ROLE_MISSING: 'a role the selected operations need has no token (set its variable or pass --allow-missing-roles)',
   CNF_ERR_PORT_UNAVAILABLE: '`serve` cannot listen on the port: in use, not allowed, or the address is not on this machine',
   CNF_ERR_STATE_IN_USE: '`serve --state FILE`: another live reference server holds the state file (its lock names it)',
+  CNF_ERR_HAR_INVALID: 'a HAR file cannot be read, is cut short or is not HAR 1.2 (`conformance check`, `diff --har`)',
 } as const;
 
 /** A stable harness error code (`CNF_ERR_*`). */

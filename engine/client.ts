@@ -192,7 +192,7 @@ interface ReadBody {
 }
 
 /** Content codings the client decodes (RFC 9110 section 8.4.1); any other is recorded as received. */
-const DECODERS: Record<string, (input: Buffer, options: ZlibOptions) => Buffer> = {
+export const DECODERS: Record<string, (input: Buffer, options: ZlibOptions) => Buffer> = {
   gzip: gunzipSync,
   'x-gzip': gunzipSync,
   deflate: inflateSync,

@@ -1,0 +1,136 @@
+/**
+ * The conformance proxy's benchmark rows (part of `npm run bench`, or alone: `npx tsx bench/proxy.ts`):
+ * 1. a list page at 50 connections straight to the reference and through `conformance proxy`
+ *    (a process of its own, judging every exchange), and what the proxy adds to the median and p99;
+ *    the same one request at a time on one connection (the proxy's cost without queueing);
+ * 2. how many observed exchanges per second the judge judges, in-process, on answers of the
+ *    reference's list pages, and the heap it holds after 100,000 of them (findings kept, bodies not).
+ * @see docs/observed.md (Performance); docs/performance.md
+ */
+import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { request } from 'undici';
+import { API_VERSIONS, loadSpec, specPath } from '../core/spec/load.js';
+import { ObservedJudge, type ObservedExchange } from '../engine/observed/judge.js';
+import { flatHeaders, observedResponse } from '../engine/observed/response.js';
+import { latencies, loadGenerator, measureLoad, median } from './load.js';
+import { freePort, startServer, stopServer } from './processes.js';
+
+/** The proxy's bars (issue: observed traffic judged). */
+export const PROXY_BARS = {
+  /** Added to the median latency of a list page at 50 connections, milliseconds. */
+  maxAddedP50Ms: 1,
+  /** Added to the p99 latency of a list page at 50 connections, milliseconds. */
+  maxAddedP99Ms: 5,
+  /** Observed exchanges judged per second. */
+  minJudgedPerSecond: 2000,
+} as const;
+
+/** The list page of the latency rows. */
+export const PROXY_PATH = '/v1/products/?limit=10';
+/** Exchanges judged for the memory figure. */
+const MEMORY_EXCHANGES = 20_000;
+/** Most heap a judge may hold after {@link MEMORY_EXCHANGES} exchanges: counts and findings, no bodies. */
+const MAX_HELD_BYTES = 16 * 2 ** 20;
+
+/** Where the rows go and where each bar's verdict goes. */
+export interface ProxyBenchOutput {
+  out: (line?: string) => void;
+  judge: (pass: boolean, text: string) => void;
+}
+
+const ms = (value: number) => (value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en-US'));
+const whole = (value: number) => Math.round(value).toLocaleString('en-US');
+
+/**
+ * Measures and prints the proxy's rows against a running reference process.
+ * @param referenceUrl the reference's origin (`conformance serve --rate-limit off`)
+ * @param headers sent with every request (the admin token, Accept-Encoding)
+ * @throws Error when the proxy process does not start or the load generator fails
+ */
+export async function proxyRows(referenceUrl: string, headers: Record<string, string>, output: ProxyBenchOutput, warmUpS = 1, durationS = 3): Promise<void> {
+  const { out, judge } = output;
+  const port = await freePort();
+  const proxy = await startServer('proxy', process.execPath, ['bin/conformance.js', 'proxy', '--target', referenceUrl, '--port', String(port), '--reporter', ''], port, PROXY_PATH, headers, 30_000);
+  try {
+    out(`Conformance proxy (${loadGenerator()}, ${warmUpS} s warm-up then ${durationS} s measured; ${headers['accept-encoding'] ? `Accept-Encoding "${headers['accept-encoding']}"` : 'no Accept-Encoding'}; latencies in ms)`);
+    out('  straight to the reference, and through `conformance proxy --target` (its own process, judging every exchange on a thread of its own after answering it)');
+    const direct = await measureLoad(`${referenceUrl}${PROXY_PATH}`, headers, 50, warmUpS, durationS);
+    const through = await measureLoad(`${proxy.url}${PROXY_PATH}`, headers, 50, warmUpS, durationS);
+    const row = (cells: string[]) => out(cells.map((cell, i) => (i === 0 ? cell.padEnd(44) : cell.padStart(10))).join('  '));
+    row(['request, 50 connections', 'req/s', 'p50', 'p99', 'non-2xx']);
+    row([`GET ${PROXY_PATH} direct`, whole(direct.rps), ms(direct.p50), ms(direct.p99), String(direct.failures)]);
+    row([`GET ${PROXY_PATH} through the proxy`, whole(through.rps), ms(through.p50), ms(through.p99), String(through.failures)]);
+    const addedP50 = through.p50 - direct.p50;
+    const addedP99 = through.p99 - direct.p99;
+    out(`  added by the proxy at 50 connections: ${ms(addedP50)} ms to the median, ${ms(addedP99)} ms to the p99`);
+    const one = async (origin: string) => median(await latencies(origin, PROXY_PATH, headers, 500));
+    await one(referenceUrl);
+    await one(proxy.url);
+    const alone = { direct: await one(referenceUrl), through: await one(proxy.url) };
+    out(`  one request at a time on one connection (median of 500): direct ${ms(alone.direct)} ms, through the proxy ${ms(alone.through)} ms (+${ms(alone.through - alone.direct)} ms)`);
+    judge(through.failures === 0, `proxy at 50 connections: every answer through it 2xx (${through.failures} not)`);
+    judge(addedP50 <= PROXY_BARS.maxAddedP50Ms, `proxy adds ${ms(addedP50)} ms to the median of GET ${PROXY_PATH} at 50 connections (bar <= ${PROXY_BARS.maxAddedP50Ms} ms)`);
+    judge(addedP99 <= PROXY_BARS.maxAddedP99Ms, `proxy adds ${ms(addedP99)} ms to the p99 of GET ${PROXY_PATH} at 50 connections (bar <= ${PROXY_BARS.maxAddedP99Ms} ms)`);
+  } finally {
+    await stopServer(proxy);
+  }
+  await judgeRate(referenceUrl, headers, output);
+  out();
+}
+
+/** Part 2: exchanges judged per second in-process, and the heap held after {@link MEMORY_EXCHANGES}. */
+async function judgeRate(referenceUrl: string, headers: Record<string, string>, { out, judge }: ProxyBenchOutput): Promise<void> {
+  const specs = await Promise.all(API_VERSIONS.map((v) => loadSpec(specPath(v))));
+  const samples: ObservedExchange[] = [];
+  for (const path of ['/v1/products/?limit=10', '/v1/subscriptions/?limit=10', '/v1/refunds/?limit=10', '/v1/files/?limit=10']) {
+    const url = `${referenceUrl}${path}`;
+    const started = performance.now();
+    const answer = await request(url, { headers: { ...headers, 'polar-version': '2026-10' } });
+    const raw = Buffer.from(await answer.body.arrayBuffer());
+    samples.push({ request: { method: 'GET', url, headers: { ...headers, 'polar-version': '2026-10' } }, response: observedResponse(answer.statusCode, flatHeaders(answer.headers), raw, raw.length, performance.now() - started) });
+  }
+  const judgeAll = (judge: ObservedJudge, count: number) => {
+    for (let i = 0; i < count; i++) judge.judge(samples[i % samples.length]!);
+  };
+  judgeAll(new ObservedJudge({ specs }), 2_000);
+  const timed = new ObservedJudge({ specs });
+  const started = performance.now();
+  judgeAll(timed, 10_000);
+  const rate = 10_000 / ((performance.now() - started) / 1000);
+  // A full collection before each reading, so that the difference is what the judge holds.
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const long = new ObservedJudge({ specs });
+  judgeAll(long, MEMORY_EXCHANGES);
+  gc();
+  const held = process.memoryUsage().heapUsed - before;
+  out(`  judging in-process: ${whole(rate)} exchanges/s (list pages of 10 records of products, subscriptions, refunds and files; one core);`);
+  out(`  heap held by a judge after ${MEMORY_EXCHANGES.toLocaleString('en-US')} exchanges: ${(held / 2 ** 20).toFixed(1)} MiB after a full collection`);
+  judge(rate >= PROXY_BARS.minJudgedPerSecond, `the judge judges ${whole(rate)} observed exchanges per second (bar >= ${PROXY_BARS.minJudgedPerSecond.toLocaleString('en-US')})`);
+  judge(held < MAX_HELD_BYTES, `a judge holds ${(held / 2 ** 20).toFixed(1)} MiB after ${MEMORY_EXCHANGES.toLocaleString('en-US')} exchanges (bounded: bar < ${MAX_HELD_BYTES / 2 ** 20} MiB)`);
+  void long.results();
+}
+
+// Alone: a reference process of its own.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const port = await freePort();
+  const verdicts: string[] = [];
+  const output: ProxyBenchOutput = { out: (line = '') => process.stdout.write(`${line}\n`), judge: (pass, text) => verdicts.push(`${pass ? 'PASS' : 'FAIL'}  ${text}`) };
+  // The demo admin token of seed 1, which the reference process serves too.
+  const { buildApp } = await import('../server/app.js');
+  const seeded = await buildApp({ rateLimit: false, control: false });
+  const headers = { authorization: `Bearer ${seeded.credentials.admin}`, 'accept-encoding': 'gzip, deflate, br' };
+  await seeded.app.close();
+  const reference = await startServer('reference', process.execPath, ['bin/conformance.js', 'serve', '--port', String(port), '--rate-limit', 'off'], port, '/v1/products/?limit=1', headers, 30_000);
+  try {
+    await proxyRows(reference.url, headers, output);
+  } finally {
+    await stopServer(reference);
+  }
+  for (const verdict of verdicts) output.out(`  ${verdict}`);
+  process.exitCode = verdicts.every((v) => v.startsWith('PASS')) ? 0 : 1;
+}

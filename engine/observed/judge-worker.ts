@@ -1,0 +1,54 @@
+/**
+ * The judging thread of `conformance proxy`: holds the observed judge (and the recording, whose
+ * secrets it names) so that judging never holds up the thread that forwards the traffic. Started by
+ * engine/observed/worker-judge.ts through bin/judge-worker.js, which lets Node load these sources.
+ * Messages in: `{id, exchange, startedAt}` (judge and record one exchange; the reply is its
+ * verdict) and `{id, results: true}` (close the recording; the reply is the results).
+ * @see docs/observed.md (Performance)
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadSpec } from '../../core/spec/load.js';
+import type { Role } from '../../core/types.js';
+import type { BaselineEntry } from '../baseline.js';
+import type { ObservedExchange } from './exchange.js';
+import { HarRecorder } from './har.js';
+import { ObservedJudge } from './judge.js';
+
+/** What the judging thread is started with. */
+export interface JudgeWorkerData {
+  /** Document files, in the order of `ObservedJudgeOptions.specs`. */
+  specFiles: string[];
+  basePaths?: string[];
+  roles?: { token: string; role: Role; env: string }[];
+  baseline?: BaselineEntry[];
+  /** The HAR file to record to. */
+  record?: string;
+}
+
+type Message = { id: number; exchange: ObservedExchange; startedAt: string } | { id: number; results: true };
+
+const data = workerData as JudgeWorkerData;
+let judge: ObservedJudge;
+let recorder: HarRecorder | undefined;
+try {
+  const specs = await Promise.all(data.specFiles.map((file) => loadSpec(file)));
+  judge = new ObservedJudge({ specs, ...(data.basePaths ? { basePaths: data.basePaths } : {}), ...(data.roles ? { roles: data.roles } : {}), ...(data.baseline ? { baseline: data.baseline } : {}) });
+  recorder = data.record ? await HarRecorder.open(data.record, (value) => judge.secretEnv(value)) : undefined;
+} catch (error) {
+  // A harness error keeps its code across the thread boundary.
+  parentPort!.postMessage({ failed: { code: (error as { code?: string }).code, message: (error as Error).message } });
+  process.exit(0);
+}
+
+parentPort!.on('message', (message: Message) => {
+  if ('results' in message) {
+    void (async () => {
+      await recorder?.close();
+      parentPort!.postMessage({ id: message.id, results: judge.results() });
+    })();
+    return;
+  }
+  recorder?.record(message.exchange, new Date(message.startedAt));
+  parentPort!.postMessage({ id: message.id, verdict: judge.judge(message.exchange) });
+});
+parentPort!.postMessage({ ready: true });

@@ -1,0 +1,464 @@
+/**
+ * Judging observed traffic: exchanges the harness did not make (a proxy's, a HAR file's, a user's
+ * own tests') matched to their operation and judged by the one judging path (engine/judge.ts
+ * `JudgedCells`, core/failure.ts `makeFailure`), with the checks that can judge what one observed
+ * exchange shows, and the multi-exchange checks fed with what the traffic gives (the pages of one
+ * list walked by one client). Findings are kept; exchange bodies are not (a page walk keeps the ids
+ * of its items only), so memory stays bounded on a long session.
+ * @see docs/observed.md; docs/architecture.md (A finding's way)
+ */
+import { CHECKS } from '../../checks/index.js';
+import { WRITE_EFFECTS } from '../../checks/write-effect-visible.js';
+import type { SecretRef } from '../../core/curl.js';
+import { makeFailure } from '../../core/failure.js';
+import { requestedPage } from '../../checks/support.js';
+import { acceptsOrganizationToken } from '../../core/operation-needs.js';
+import { API_VERSIONS, type LoadedSpec, type Operation } from '../../core/spec/load.js';
+import type { CellMeta, Check, Exchange, Failure, HttpRequest, HttpResponse, Role, TestCase } from '../../core/types.js';
+import type { BaselineEntry } from '../baseline.js';
+import { factsOf } from '../conformance.js';
+import { JudgedCells, RESPONSE_CHECKS, type JudgedSource } from '../judge.js';
+import { finishResults, type HarnessProblem, type RunResults } from '../results.js';
+import type { ObservedExchange } from './exchange.js';
+import { observedCase, OperationMatcher } from './match.js';
+import { redactRequest } from './redact.js';
+
+export type { ObservedExchange } from './exchange.js';
+
+/**
+ * Checks that judge one observed answer besides the response checks: API rules of a single list
+ * answer (its page size, counts, filters and sort order against the request's own query) and of
+ * the records it holds. Each reads only the exchange, so a correct implementation never fails one
+ * whatever the client asked.
+ */
+const SINGLE_ANSWER_IDS = ['pagination_limit_respected', 'pagination_counts_consistent', 'filter_respected', 'sorting_respected', 'payment_methods_of_customer', 'referenced_product_not_deletable'];
+
+/** The checks every observed exchange of a documented operation is judged by, in report order. */
+export const OBSERVED_CHECKS: readonly Check[] = CHECKS.filter((c) => RESPONSE_CHECKS.includes(c) || SINGLE_ANSWER_IDS.includes(c.id));
+
+const byId = (id: string): Check => CHECKS.find((c) => c.id === id)!;
+/** Judged on a request that carries no credentials, on an operation that requires them. */
+const ANONYMOUS_CHECK = byId('missing_auth_rejected');
+/** Judged on a request whose token is known to carry no scope (`no_scope`, `portal_no_scope`). */
+const NO_SCOPE_CHECK = byId('insufficient_scope_rejected');
+/** Judged on a request whose token is known to carry read scopes only (`reader`). */
+const READER_CHECKS = [byId('read_scope_accepted'), byId('write_scope_required')];
+/** Judged on a successful write and the same client's first read of the same resource after it. */
+const EFFECT_CHECK = byId('write_effect_visible');
+/**
+ * The field a write's request body must set for its read-back to show it (the effects of
+ * `checks/write-effect-visible.ts` compare that field); a write without it is not judged.
+ */
+const EFFECT_NEEDS: Readonly<Record<string, string>> = { 'PATCH /v1/orders/{id}': 'billing_name', 'PATCH /v1/customer-portal/orders/{id}': 'billing_name', 'POST /v1/products/{id}/benefits': 'benefits' };
+/** Judged on the pages of one list walked by one client. */
+const WALK_CHECK = byId('pages_disjoint_and_complete');
+
+/** The check under which a request outside the document is reported (finding kind `undocumented_operation`). */
+export const UNDOCUMENTED_CHECK_ID = 'operation_documented';
+
+/** Every check an observed run reports on, in report order (the matrix's columns). */
+export const OBSERVED_REPORT_CHECKS: readonly Check[] = CHECKS.filter((c) => OBSERVED_CHECKS.includes(c) || [ANONYMOUS_CHECK, NO_SCOPE_CHECK, ...READER_CHECKS, WALK_CHECK, EFFECT_CHECK].includes(c));
+
+/** What {@link ObservedJudge} is told. */
+export interface ObservedJudgeOptions {
+  /**
+   * The documents to judge against. With several (the bundled 2026-10 and 2026-04), a request is
+   * judged against the one its answer's `Polar-Version` header names, else its request's, else
+   * 2026-04, the platform's default (docs/platform.md, Versions); with one, every request against it.
+   */
+  specs: readonly LoadedSpec[];
+  /** Path prefixes of the target before the document's paths (`/sandbox`), besides the servers'. */
+  basePaths?: readonly string[];
+  /** Tokens whose role is known (a config's roles, the reference's demo tokens): named by their variable in reproducers, and scope judged for `no_scope`, `portal_no_scope` and `reader`. */
+  roles?: readonly { token: string; role: Role; env: string }[];
+  /** Accepted deviations (engine/baseline.ts). */
+  baseline?: readonly BaselineEntry[];
+}
+
+/** What judging one observed exchange found. */
+export interface ObservedVerdict {
+  /** The operation matched, or undefined for a request outside the document. */
+  operationId?: string;
+  /** Every failure found on this exchange (those of a walk included), each with its reproducer. */
+  failures: Failure[];
+  /** Whether a failure is of a must-level check (`--strict` answers 502 for it). */
+  mustFailed: boolean;
+}
+
+/** Transport errors that mean the target could not be reached at all, not that it failed an answer. */
+const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT)$/;
+
+/** Most page walks followed at once, and most distinct undocumented routes kept as cells. */
+const MAX_WALKS = 1000;
+const MAX_UNDOCUMENTED = 200;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The per-document judging state: the one judging path with each set of checks. */
+interface DocumentJudges {
+  spec: LoadedSpec;
+  matcher: OperationMatcher;
+  single: JudgedCells;
+  anonymous: JudgedCells;
+  noScope: JudgedCells;
+  reader: JudgedCells;
+  walk: JudgedCells;
+  effect: JudgedCells;
+}
+
+/** A page kept of a walk: an exchange whose answer holds only the ids of its items and its pagination. */
+type SlimPage = Exchange;
+
+/**
+ * Judges observed exchanges one at a time and makes the run's results of all of them. Not
+ * thread-safe in any sense that matters to Node: judge from one event loop.
+ */
+export class ObservedJudge {
+  readonly #documents: DocumentJudges[];
+  readonly #primary: LoadedSpec;
+  readonly #secrets = new Map<string, string>();
+  /** {@link secrets} as last made; remade after a new secret. */
+  #secretList: SecretRef[] | undefined;
+  /** `CONFORMANCE_TOKEN_<n>` variables handed out. */
+  #tokens = 0;
+  readonly #roles = new Map<string, Role>();
+  readonly #counts = new Map<string, number>();
+  readonly #applicable = new Map<string, boolean>();
+  readonly #seen = new Map<string, { statuses: Set<number>; parameters: Set<string> }>();
+  readonly #failed = new Map<string, CellMeta>();
+  readonly #undocumented = new Map<string, CellMeta>();
+  readonly #errors = new Map<string, HarnessProblem>();
+  readonly #walks = new Map<string, Map<number, SlimPage>>();
+  /** The last successful write of each client (by credentials) whose effect a read can show, until another write. */
+  readonly #writes = new Map<string, { judges: DocumentJudges; operation: Operation; exchange: Exchange }>();
+  #walkHistory: readonly Exchange[] = [];
+  #n = 0;
+
+  /** @throws RangeError when `specs` is empty */
+  constructor(options: ObservedJudgeOptions) {
+    if (options.specs.length === 0) throw new RangeError('an observed judge needs at least one document');
+    this.#primary = options.specs[0]!;
+    const walkCheck: Check = { ...WALK_CHECK, run: (ctx, exchange) => WALK_CHECK.run(ctx, exchange, this.#walkHistory) };
+    const effectCheck: Check = { ...EFFECT_CHECK, run: (ctx, exchange) => EFFECT_CHECK.run(ctx, exchange, this.#walkHistory) };
+    const baseline = options.baseline ?? [];
+    this.#documents = options.specs.map((spec) => ({
+      spec,
+      matcher: new OperationMatcher(spec, options.basePaths),
+      single: new JudgedCells(spec, OBSERVED_CHECKS, baseline),
+      anonymous: new JudgedCells(spec, [ANONYMOUS_CHECK], baseline),
+      noScope: new JudgedCells(spec, [NO_SCOPE_CHECK], baseline),
+      reader: new JudgedCells(spec, READER_CHECKS, baseline),
+      walk: new JudgedCells(spec, [walkCheck], baseline),
+      effect: new JudgedCells(spec, [effectCheck], baseline),
+    }));
+    for (const { token, role, env } of options.roles ?? []) {
+      this.#secrets.set(token, env);
+      this.#roles.set(token, role);
+    }
+  }
+
+  /**
+   * The document an exchange is judged against (see {@link ObservedJudgeOptions.specs}): the
+   * version the answer says it is in (its `Polar-Version` header), else the one the request asked
+   * for, else 2026-04.
+   */
+  documentOf(request: Pick<HttpRequest, 'headers'>, response?: Pick<HttpResponse, 'headers'>): LoadedSpec {
+    return this.#judgesOf(request, response).spec;
+  }
+
+  #judgesOf(request: Pick<HttpRequest, 'headers'>, response?: Pick<HttpResponse, 'headers'>): DocumentJudges {
+    if (this.#documents.length === 1) return this.#documents[0]!;
+    const answered = response?.headers['polar-version'];
+    const asked = request.headers['polar-version'];
+    return this.#documents.find((d) => d.spec.version === answered)
+      ?? this.#documents.find((d) => d.spec.version === asked)
+      ?? this.#documents.find((d) => d.spec.version === API_VERSIONS[1])
+      ?? this.#documents[0]!;
+  }
+
+  /**
+   * The environment variable a secret value is named by in reproducers and redacted recordings:
+   * a known role's variable, the variable a redacted recording already named (`[redacted:VAR]`),
+   * else `CONFORMANCE_TOKEN_<n>` in order of first sight.
+   */
+  secretEnv(value: string): string {
+    const known = this.#secrets.get(value);
+    if (known) return known;
+    const placeholder = /^\[redacted:([A-Z0-9_]+)\]$/.exec(value);
+    const env = placeholder ? placeholder[1]! : `CONFORMANCE_TOKEN_${++this.#tokens}`;
+    this.#secrets.set(value, env);
+    this.#secretList = undefined;
+    return env;
+  }
+
+  /** The secrets of reproducers so far: every credential value seen, as its variable. */
+  secrets(): SecretRef[] {
+    this.#secretList ??= [...this.#secrets].map(([value, env]) => ({ value, env }));
+    return this.#secretList;
+  }
+
+  /**
+   * Judges one observed exchange: matched to its operation (or reported as `undocumented_operation`),
+   * then judged by the response checks and the single-answer checks, by `missing_auth_rejected`
+   * when it carries no credentials, by `insufficient_scope_rejected` when its token is known to
+   * carry no scope, by `read_scope_accepted` and `write_scope_required` when it is known to carry
+   * read scopes only (role `reader`), by `pages_disjoint_and_complete` with the earlier pages of
+   * the same list by the same client, and by `write_effect_visible` on a successful write when the
+   * same client reads the same resource back (both since the last write any client made here).
+   * @returns the failures found on it, each once, with its reproducer
+   */
+  judge(observed: ObservedExchange): ObservedVerdict {
+    const id = `observed#${++this.#n}`;
+    const { request } = observed;
+    const credential = credentialOf(request);
+    if (credential !== undefined) this.secretEnv(credential);
+    // Every secret of the request (a cookie, a client secret in a form body, a token in the query,
+    // a placeholder of a redacted recording) is named by its variable in reproducers.
+    redactRequest(request, (value) => this.secretEnv(value));
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
+    if (!SAFE_METHODS.has(method)) {
+      this.#walks.clear();
+      this.#writes.clear();
+    }
+    if (observed.transportError && UNREACHABLE.test(observed.transportError.code)) {
+      const key = observed.transportError.code;
+      if (!this.#errors.has(key)) this.#errors.set(key, { where: `${method} ${url.origin}`, code: 'CNF_ERR_TARGET_UNREACHABLE', message: `the target ${url.origin} did not answer (${observed.transportError.code}: ${observed.transportError.message}); the client got 502 from the proxy` });
+      return { failures: [], mustFailed: false };
+    }
+    const judges = this.#judgesOf(request, observed.response);
+    const match = judges.matcher.match(method, url.pathname);
+    const source: JudgedSource = { seed: 0, secrets: this.secrets() };
+    if (!match) return this.#undocumentedOf(id, observed, source);
+    const { operation } = match;
+    const testCase = observedCase(id, request, match);
+    const exchange: Exchange = { case: testCase, operationId: operation.operationId, request, ...(observed.response ? { response: observed.response } : {}), ...(observed.transportError ? { transportError: observed.transportError } : {}) };
+    this.#note(operation, testCase, observed.response?.status);
+    const failures = [...judges.single.judge(operation, exchange, source)];
+    this.#count(judges.spec, operation, OBSERVED_CHECKS);
+    if (credential === undefined && operationRequiresCredentials(operation)) {
+      failures.push(...judges.anonymous.judge(operation, exchange, source));
+      this.#count(judges.spec, operation, [ANONYMOUS_CHECK]);
+    }
+    const role = credential === undefined ? undefined : this.#roles.get(credential);
+    if ((role === 'no_scope' && acceptsOrganizationToken(operation)) || (role === 'portal_no_scope' && operation.security.some((alt) => 'customer_session' in alt))) {
+      failures.push(...judges.noScope.judge(operation, exchange, source));
+      this.#count(judges.spec, operation, [NO_SCOPE_CHECK]);
+    }
+    if (role === 'reader') {
+      failures.push(...judges.reader.judge(operation, exchange, source));
+      this.#count(judges.spec, operation, READER_CHECKS);
+    }
+    if (operation.paginated && method === 'GET' && observed.response?.status === 200) failures.push(...this.#walk(judges, operation, exchange, credential ?? '', source));
+    if (SAFE_METHODS.has(method)) failures.push(...this.#readBack(operation, exchange, credential ?? '', source));
+    else this.#rememberWrite(judges, operation, exchange, credential ?? '');
+    return { operationId: operation.operationId, failures, mustFailed: failures.some((f) => factsOf(f.checkId).level === 'must') };
+  }
+
+  #walk(judges: DocumentJudges, operation: Operation, exchange: Exchange, client: string, source: JudgedSource): Failure[] {
+    const { page } = requestedPage(exchange.case.query);
+    const slim = slimPage(exchange);
+    if (!slim || page < 1) return [];
+    const rest = Object.entries(exchange.case.query).filter(([name]) => name !== 'page').sort(([a], [b]) => a.localeCompare(b));
+    const key = `${judges.spec.version}\u0000${client}\u0000${operation.operationId}\u0000${JSON.stringify(exchange.case.pathParams)}\u0000${JSON.stringify(rest)}`;
+    let pages = this.#walks.get(key);
+    if (!pages) {
+      if (this.#walks.size >= MAX_WALKS) this.#walks.delete(this.#walks.keys().next().value!);
+      pages = new Map();
+      this.#walks.set(key, pages);
+    }
+    pages.delete(page);
+    if (pages.size === 0) {
+      pages.set(page, slim);
+      return [];
+    }
+    const maxPage = (slim.response!.json as { pagination: { max_page: number } }).pagination.max_page;
+    // Each page once, in page order; only pages up to the last count as the walk's history, so
+    // that "every page walked" means pages 1..max_page were all seen.
+    this.#walkHistory = [...pages.entries()].filter(([n]) => n <= maxPage).sort(([a], [b]) => a - b).map(([, e]) => e);
+    pages.set(page, slim);
+    const failures = judges.walk.judge(operation, exchange, source);
+    this.#count(judges.spec, operation, [WALK_CHECK]);
+    this.#walkHistory = [];
+    return failures;
+  }
+
+  /** Keeps a successful write whose effect a read of the same resource by the same client can show. */
+  #rememberWrite(judges: DocumentJudges, operation: Operation, exchange: Exchange, client: string): void {
+    const route = `${operation.method.toUpperCase()} ${operation.path}`;
+    const status = exchange.response?.status ?? 0;
+    if (!WRITE_EFFECTS[route] || status < 200 || status > 299) return;
+    const needs = EFFECT_NEEDS[route];
+    if (needs !== undefined && !Object.hasOwn(exchange.case.body ? parseObject(exchange.case.body.text) : {}, needs)) return;
+    this.#writes.set(client, { judges, operation, exchange });
+  }
+
+  /**
+   * Judges `write_effect_visible` on the client's last write when this read is the first read of
+   * the same resource after it: a read the write's effect names, with the same path parameters.
+   */
+  #readBack(read: Operation, exchange: Exchange, client: string, source: JudgedSource): Failure[] {
+    const write = this.#writes.get(client);
+    if (!write) return [];
+    const effect = WRITE_EFFECTS[`${write.operation.method.toUpperCase()} ${write.operation.path}`]!;
+    const params = Object.entries(write.exchange.case.pathParams);
+    const same = params.length > 0 && params.every(([name, value]) => exchange.case.pathParams[name] === value) && Object.keys(exchange.case.pathParams).length === params.length;
+    if (!effect.reads.includes(`${read.method.toUpperCase()} ${read.path}`) || !same) return [];
+    this.#writes.delete(client);
+    this.#walkHistory = [exchange];
+    const failures = write.judges.effect.judge(write.operation, write.exchange, source);
+    this.#count(write.judges.spec, write.operation, [EFFECT_CHECK]);
+    this.#walkHistory = [];
+    return failures;
+  }
+
+  #undocumentedOf(id: string, observed: ObservedExchange, source: JudgedSource): ObservedVerdict {
+    const url = new URL(observed.request.url);
+    const route = `${observed.request.method.toUpperCase()} ${url.pathname}`;
+    const key = this.#undocumented.size >= MAX_UNDOCUMENTED && !this.#undocumented.has(route) ? '(other undocumented requests)' : route;
+    const testCase: TestCase = { id, operationId: key, pathParams: {}, query: {}, headers: { ...observed.request.headers }, role: null };
+    const exchange: Exchange = { case: testCase, operationId: key, request: observed.request, ...(observed.response ? { response: observed.response } : {}) };
+    const failure = makeFailure(
+      { checkId: UNDOCUMENTED_CHECK_ID, severity: 'medium', rule: 'openapi.paths', operationId: key },
+      {
+        kind: 'undocumented_operation',
+        title: 'Undocumented operation',
+        message: `${route} matches no operation of the document ${JSON.stringify(this.documentOf(observed.request, observed.response).version)} (its paths, with the servers' base paths); the document says nothing of its answer.`,
+        expected: 'a method and path of the document',
+        actual: route,
+      },
+      { exchange },
+      source,
+    );
+    const cell = this.#undocumented.get(key);
+    if (cell) cell.cases++;
+    else this.#undocumented.set(key, { operationId: key, checkId: UNDOCUMENTED_CHECK_ID, status: 'failed', cases: 1, failures: [failure] });
+    return { failures: [failure], mustFailed: false };
+  }
+
+  #note(operation: Operation, testCase: TestCase, status: number | undefined): void {
+    let seen = this.#seen.get(operation.operationId);
+    if (!seen) {
+      seen = { statuses: new Set(), parameters: new Set() };
+      this.#seen.set(operation.operationId, seen);
+    }
+    if (status !== undefined) seen.statuses.add(status);
+    for (const name of Object.keys(testCase.query)) if (operation.parameters.some((p) => p.in === 'query' && p.name === name)) seen.parameters.add(`query:${name}`);
+    for (const name of Object.keys(testCase.pathParams)) seen.parameters.add(`path:${name}`);
+  }
+
+  #count(spec: LoadedSpec, operation: Operation, checks: readonly Check[]): void {
+    for (const check of checks) {
+      if (!this.#applies(spec, operation, check)) continue;
+      const key = `${operation.operationId}\u0000${check.id}`;
+      this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+    }
+  }
+
+  /** Whether a check applies to an operation: `appliesTo` is pure, so asked once per document, operation and check. */
+  #applies(spec: LoadedSpec, operation: Operation, check: Check): boolean {
+    const key = `${spec.version}\u0000${operation.operationId}\u0000${check.id}`;
+    let applies = this.#applicable.get(key);
+    if (applies === undefined) {
+      applies = (check.appliesTo?.({ spec, operation }) ?? true) === true;
+      this.#applicable.set(key, applies);
+    }
+    return applies;
+  }
+
+  /**
+   * The results of everything judged so far, as a run's (engine/results.ts): for each operation
+   * of the document and each check of {@link OBSERVED_REPORT_CHECKS}, `failed` with its failures,
+   * `passed` when observed exchanges were judged and none failed, `not_applicable` when the check
+   * cannot apply to the operation, and `skipped` "not observed" when no exchange of the traffic
+   * could show it (never passed); plus one failed cell per undocumented route, and the target's
+   * unreachability as a harness problem.
+   */
+  results(): RunResults {
+    for (const judges of this.#documents) {
+      for (const judged of [judges.single, judges.anonymous, judges.noScope, judges.reader, judges.walk, judges.effect]) {
+        for (const cell of judged.take()) {
+          const key = `${cell.operationId}\u0000${cell.checkId}`;
+          const had = this.#failed.get(key);
+          if (!had) {
+            this.#failed.set(key, cell);
+            continue;
+          }
+          // The same operation and check judged under both versions' documents: one cell.
+          had.failures.push(...cell.failures.filter((f) => !had.failures.some((h) => h.kind === f.kind)));
+          if (cell.accepted) had.accepted = [...(had.accepted ?? []), ...cell.accepted];
+          if (cell.status === 'failed') had.status = 'failed';
+        }
+      }
+    }
+    const cells: CellMeta[] = [];
+    for (const operation of this.#primary.operations) {
+      const seen = this.#seen.get(operation.operationId);
+      let first = true;
+      for (const check of OBSERVED_REPORT_CHECKS) {
+        const key = `${operation.operationId}\u0000${check.id}`;
+        const applies = check.appliesTo?.({ spec: this.#primary, operation }) ?? true;
+        const cases = this.#counts.get(key) ?? 0;
+        const failed = this.#failed.get(key);
+        const observed = seen && first ? { observed: { statuses: [...seen.statuses], parameters: [...seen.parameters] } } : {};
+        if (failed) {
+          cells.push(structuredClone({ ...failed, cases: Math.max(cases, failed.cases), ...observed }));
+        } else if (applies !== true) {
+          cells.push({ operationId: operation.operationId, checkId: check.id, status: 'not_applicable', skipReason: applies, cases: 0, failures: [] });
+          continue;
+        } else if (cases > 0) {
+          cells.push({ operationId: operation.operationId, checkId: check.id, status: 'passed', cases, failures: [], ...observed });
+        } else {
+          cells.push({ operationId: operation.operationId, checkId: check.id, status: 'skipped', skipReason: notObservedReason(check, seen !== undefined), cases: 0, failures: [] });
+          continue;
+        }
+        first = false;
+      }
+    }
+    for (const cell of this.#undocumented.values()) cells.push(structuredClone(cell));
+    return finishResults({ cells, errors: [...this.#errors.values()] }, { spec: this.#primary });
+  }
+}
+
+/** Why a check saw nothing to judge in the traffic: its operation or its evidence was not observed. */
+function notObservedReason(check: Check, operationSeen: boolean): string {
+  if (!operationSeen) return 'not observed: no exchange of this operation in the traffic';
+  if (check === ANONYMOUS_CHECK) return 'not observed: no request without credentials';
+  if (check === NO_SCOPE_CHECK) return 'not observed: no request with a token known to carry no scope';
+  if (READER_CHECKS.includes(check)) return 'not observed: no request with a token known to carry read scopes only';
+  if (check === WALK_CHECK) return 'not observed: no client walked two pages of the same list';
+  if (check === EFFECT_CHECK) return 'not observed: no successful write read back by its client before another write';
+  return 'not observed';
+}
+
+function operationRequiresCredentials(operation: Operation): boolean {
+  return operation.security.length > 0 && !operation.security.some((alt) => Object.keys(alt).length === 0);
+}
+
+/**
+ * The credential an observed request carries, as the client sent it: the Authorization header's
+ * value without its scheme, else an API key header or cookie; undefined when it carries none.
+ */
+export function credentialOf(request: Pick<HttpRequest, 'headers'>): string | undefined {
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined && authorization.trim() !== '') return authorization.replace(/^(Bearer|Basic)\s+/i, '');
+  for (const name of ['x-api-key', 'api-key']) if (request.headers[name]) return request.headers[name];
+  return undefined;
+}
+
+/** A JSON object of a request body, or an empty one. */
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A list page as a walk keeps it: the request, the status and the ids and pagination of its body. */
+function slimPage(exchange: Exchange): SlimPage | undefined {
+  const json = exchange.response?.json as { items?: unknown; pagination?: unknown } | undefined;
+  if (!json || !Array.isArray(json.items) || typeof json.pagination !== 'object' || json.pagination === null) return undefined;
+  const items = json.items.map((item) => ({ id: (item as { id?: unknown } | null)?.id }));
+  return { ...exchange, response: { ...exchange.response!, body: '', json: { items, pagination: json.pagination } } };
+}

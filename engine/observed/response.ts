@@ -1,0 +1,56 @@
+/**
+ * An observed answer as the checks read it: headers lower-case, the body decoded from its content
+ * coding (gzip, deflate, br) with its size on the wire kept, JSON parsed when it is JSON.
+ * @see RFC 9110 section 8.4.1 (content codings); engine/client.ts (the harness's own client reads answers the same way)
+ */
+import type { HttpResponse } from '../../core/types.js';
+import { DECODERS } from '../client.js';
+
+/** Largest body kept for judging, in bytes (the client still gets all of it). */
+export const MAX_JUDGED_BODY = 1024 * 1024;
+
+/** Header values of any of Node's and undici's shapes as one string per lower-case name (repeated values joined by `, `). */
+export function flatHeaders(raw: Record<string, string | string[] | undefined> | Iterable<[string, string]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const entries = Symbol.iterator in raw ? [...(raw as Iterable<[string, string]>)] : Object.entries(raw);
+  for (const [name, value] of entries) {
+    if (value === undefined) continue;
+    const key = name.toLowerCase();
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    out[key] = out[key] === undefined ? text : `${out[key]}, ${text}`;
+  }
+  return out;
+}
+
+/**
+ * The answer as judged.
+ * @param raw the first {@link MAX_JUDGED_BODY} bytes of the body as received
+ * @param size the body's whole size as received, in bytes
+ * @param elapsedMs milliseconds from sending the request to the end of the body
+ */
+export function observedResponse(status: number, headers: Record<string, string>, raw: Buffer, size: number, elapsedMs: number): HttpResponse {
+  let text: string | undefined;
+  let wireBytes: number | undefined;
+  const decode = headers['content-encoding'] === undefined ? undefined : DECODERS[headers['content-encoding'].trim().toLowerCase()];
+  if (decode && size <= MAX_JUDGED_BODY) {
+    try {
+      text = decode(raw, { maxOutputLength: MAX_JUDGED_BODY + 1 }).toString('utf8');
+      wireBytes = size;
+    } catch {
+      // Not in the coding it names: judged as received.
+    }
+  }
+  if (text === undefined) {
+    text = raw.subarray(0, MAX_JUDGED_BODY).toString('utf8');
+    if (size > MAX_JUDGED_BODY) text = `${text}\n[... ${size - MAX_JUDGED_BODY} more bytes cut]`;
+  }
+  const response: HttpResponse = { status, headers, body: text, elapsedMs, ...(wireBytes !== undefined ? { wireBytes } : {}) };
+  if (text.length > 0) {
+    try {
+      response.json = JSON.parse(text);
+    } catch {
+      // Not JSON: the content-type and schema checks say so.
+    }
+  }
+  return response;
+}

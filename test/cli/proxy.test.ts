@@ -1,0 +1,112 @@
+// `conformance proxy`: traffic forwarded untouched and judged; `--strict` answers 502 naming the
+// findings of a must-level failure; a target that does not answer gets the client a 502 and the
+// report names it (exit 2); SIGTERM writes the reports of what passed through.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runProxy } from '../../cli/proxy.js';
+import { startReferenceServer, type RunningReference } from '../../server/index.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(path.join(tmpdir(), 'conformance-proxy-cli-'));
+const sink = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+let clean: RunningReference;
+let faulty: RunningReference;
+beforeAll(async () => {
+  clean = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: false, control: false });
+  faulty = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: false, control: false, faults: ['timestamps_not_utc'] });
+});
+afterAll(async () => {
+  await clean.close();
+  await faulty.close();
+});
+
+describe('conformance proxy', () => {
+  test('forwards status, headers and body untouched, and judges the exchange', async () => {
+    const command = await runProxy({ target: clean.url, reporters: [], env: {} });
+    const path = `/v1/products/${clean.fixtures.product_id}`;
+    const headers = { authorization: `Bearer ${clean.tokens.admin}`, 'polar-version': '2026-10' };
+    const direct = await fetch(`${clean.url}${path}`, { headers });
+    const proxied = await fetch(`${command.proxy.url}${path}`, { headers });
+    expect(proxied.status).toBe(direct.status);
+    expect(proxied.headers.get('content-type')).toBe(direct.headers.get('content-type'));
+    expect(await proxied.text()).toBe(await direct.text());
+    const { exitCode, results } = await command.stop();
+    expect(exitCode).toBe(0);
+    expect(results.cells.filter((c) => c.operationId === 'products:get' && c.status === 'passed').map((c) => c.checkId)).toContain('response_schema_conformance');
+  });
+
+  test('--strict: an answer that fails a must-level check becomes 502 naming the findings; a conformant one passes', async () => {
+    const command = await runProxy({ target: faulty.url, strict: true, reporters: [], env: {} });
+    const headers = { authorization: `Bearer ${faulty.tokens.admin}`, 'polar-version': '2026-10' };
+    const failing = await fetch(`${command.proxy.url}/v1/products/?limit=2`, { headers });
+    expect(failing.status).toBe(502);
+    const body = (await failing.json()) as { error: string; findings: { checkId: string; kind: string }[] };
+    expect(body.error).toBe('ConformanceFailure');
+    expect(body.findings.map((f) => f.checkId)).toContain('timestamps_utc');
+    const unauthorized = await fetch(`${command.proxy.url}/v1/products/?limit=2`, { headers: { 'polar-version': '2026-10' } });
+    expect(unauthorized.status).toBe(401);
+    const { exitCode } = await command.stop();
+    expect(exitCode).toBe(1);
+  });
+
+  test('a target that does not answer: the client gets 502, the report names the target, exit 2', async () => {
+    const port = await closedPort();
+    const command = await runProxy({ target: `http://127.0.0.1:${port}`, reporters: [], env: {} });
+    const answer = await fetch(`${command.proxy.url}/v1/products/`);
+    expect(answer.status).toBe(502);
+    expect(((await answer.json()) as { detail: string }).detail).toMatch(new RegExp(`the target http://127\\.0\\.0\\.1:${port} did not answer: ECONNREFUSED`));
+    const { exitCode, results } = await command.stop();
+    expect(exitCode).toBe(2);
+    expect(results.errors).toEqual([expect.objectContaining({ code: 'CNF_ERR_TARGET_UNREACHABLE', message: expect.stringContaining(`http://127.0.0.1:${port} did not answer (ECONNREFUSED`) })]);
+  });
+
+  test('bad --target: CNF_ERR_CONFIG_INVALID', async () => {
+    await expect(runProxy({ target: 'ftp://example.com', reporters: [], env: {}, out: sink() })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID' });
+  });
+
+  test('the command: SIGTERM writes the reports of what passed through and exits 1 after a finding', async () => {
+    const outputDir = path.join(dir, 'sigterm');
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_')));
+    const child = spawn(process.execPath, ['bin/conformance.js', 'proxy', '--target', faulty.url, '--port', '0', '--reporter', 'json,junit', '--output-dir', outputDir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const found = /conformance proxy: (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+        if (found) resolve(found[1]!);
+      });
+      child.once('exit', () => reject(new Error(`the proxy exited: ${stderr}`)));
+    });
+    const answer = await fetch(`${url}/v1/refunds/?limit=3`, { headers: { authorization: `Bearer ${faulty.tokens.admin}`, 'polar-version': '2026-10' } });
+    expect(answer.status).toBe(200);
+    await answer.text();
+    const code = await new Promise<number | null>((resolve) => {
+      child.once('exit', (exitCode) => resolve(exitCode));
+      child.kill('SIGTERM');
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(1);
+    expect(existsSync(path.join(outputDir, 'junit.xml'))).toBe(true);
+    const report = JSON.parse(readFileSync(path.join(outputDir, 'report.json'), 'utf8')) as { cells: { operationId: string; checkId: string; status: string }[] };
+    expect(report.cells.find((c) => c.operationId === 'refunds:list' && c.checkId === 'timestamps_utc')?.status).toBe('failed');
+    expect(report.cells.find((c) => c.operationId === 'orders:get' && c.checkId === 'timestamps_utc')?.status).toBe('skipped');
+  }, 60_000);
+});
