@@ -54,20 +54,54 @@ export function objectsIn(value: unknown, path = ''): readonly LocatedObject[] {
   return found;
 }
 
+/**
+ * Where a located object is: its path is written only when a finding asks for it, since most
+ * objects of most answers are never named (and a page of records holds hundreds).
+ */
+class Place implements LocatedObject {
+  readonly object: JsonObject;
+  readonly #parent: Place | string;
+  readonly #step: string | number | undefined;
+  #path: string | undefined;
+
+  constructor(object: JsonObject, parent: Place | string, step?: string | number) {
+    this.object = object;
+    this.#parent = parent;
+    this.#step = step;
+  }
+
+  get path(): string {
+    if (this.#path === undefined) this.#path = pathOf(this.#parent, this.#step);
+    return this.#path;
+  }
+}
+
+/** The path below `parent` (a place, or the path a walk started at) reached by `step` (a key or an index). */
+function pathOf(parent: Place | string, step: string | number | undefined): string {
+  const at = typeof parent === 'string' ? parent : parent.path;
+  if (step === undefined) return at;
+  if (typeof step === 'number') return `${at}[${step}]`;
+  return at ? `${at}.${step}` : step;
+}
+
 function walkObjects(value: unknown, path: string): LocatedObject[] {
   const found: LocatedObject[] = [];
-  const visit = (node: unknown, at: string): void => {
+  // `owner` is the closest object above, `steps` the keys and indexes from it (arrays between objects).
+  const visit = (node: unknown, owner: Place | string, steps: readonly (string | number)[]): void => {
     if (Array.isArray(node)) {
-      node.forEach((entry, i) => visit(entry, `${at}[${i}]`));
+      for (let i = 0; i < node.length; i++) visit(node[i], owner, [...steps, i]);
       return;
     }
     if (!isObject(node)) return;
-    found.push({ path: at, object: node });
-    for (const [key, child] of Object.entries(node)) {
-      if (!isFreeFormKey(key)) visit(child, at ? `${at}.${key}` : key);
+    let parent: Place | string = owner;
+    for (let i = 0; i < steps.length - 1; i++) parent = pathOf(parent, steps[i]);
+    const place = new Place(node, parent, steps.at(-1));
+    found.push(place);
+    for (const key in node) {
+      if (Object.hasOwn(node, key) && !isFreeFormKey(key)) visit(node[key], place, [key]);
     }
   };
-  visit(value, path);
+  visit(value, path, []);
   return found;
 }
 

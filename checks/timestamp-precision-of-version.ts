@@ -46,25 +46,34 @@ const timestampsOf = new WeakMap<object, readonly BodyTimestamp[]>();
 
 function walkTimestamps(body: unknown): BodyTimestamp[] {
   const found: BodyTimestamp[] = [];
-  const walk = (value: unknown, path: string): void => {
+  // Paths are written only for the timestamps found: a path is the chain of keys and indexes to them.
+  const walk = (value: unknown, chain: readonly (string | number)[]): void => {
     if (Array.isArray(value)) {
-      value.forEach((item, i) => walk(item, `${path}[${i}]`));
+      for (let i = 0; i < value.length; i++) walk(value[i], [...chain, i]);
       return;
     }
     if (typeof value !== 'object' || value === null) return;
-    for (const [key, child] of Object.entries(value)) {
-      const at = path ? `${path}.${key}` : key;
-      if (CLIENT_DATA.has(key)) continue;
+    const record = value as Record<string, unknown>;
+    for (const key in record) {
+      if (!Object.hasOwn(record, key) || CLIENT_DATA.has(key)) continue;
+      const child = record[key];
       if (key.endsWith('_at') && typeof child === 'string') {
         const match = DATE_TIME.exec(child);
-        if (match) found.push({ path: at, value: child, fraction: match[1] ?? '' });
+        if (match) found.push({ path: chainPath([...chain, key]), value: child, fraction: match[1] ?? '' });
         continue;
       }
-      walk(child, at);
+      if (typeof child === 'object' && child !== null) walk(child, [...chain, key]);
     }
   };
-  walk(body, '');
+  walk(body, []);
   return found;
+}
+
+/** `items[0].created_at` of the keys and indexes `['items', 0, 'created_at']`. */
+function chainPath(chain: readonly (string | number)[]): string {
+  let path = '';
+  for (const step of chain) path = typeof step === 'number' ? `${path}[${step}]` : path ? `${path}.${step}` : step;
+  return path;
 }
 
 /** Whether a timestamp is written finer than the millisecond (more than three fractional digits). */

@@ -17,6 +17,8 @@ import { upgradeFromThreeToThreeOne } from '@scalar/openapi-upgrader/3.0-to-3.1'
 import { addWork, timed } from '../timings.js';
 import { HarnessError } from '../errors.js';
 import { compileCached } from './validator-cache.js';
+// Imported for its effect first: the date formats remember their verdicts (core/spec/formats.ts).
+import './formats.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the function is on `.default`.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
