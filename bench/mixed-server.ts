@@ -4,7 +4,9 @@
  * client), `--state FILE` when asked, on 127.0.0.1:`--port`. It counts how list answers are made
  * (from kept answers or by the handler) by wrapping ResponseCache.get, and serves those counts and
  * its RSS at `GET /__bench/stats` (`{kept, made, rss}`, bytes). Prints one JSON line when it
- * listens: `{url, admin, ids: {products, orders, subscriptions, customers, refunds, files, benefits}, rss}`.
+ * listens: `{url, admin, credentials: {role: token}, fixtures: {name: id}, ids: {products, orders,
+ * subscriptions, customers, refunds, files, benefits}, rss}` (the tokens and fixtures let
+ * bench/harness.ts point a harness run at it).
  * Usage: node --import tsx bench/mixed-server.ts --port N [--products N] [--rate-limit N] [--state FILE [--compact-after BYTES]]
  */
 import { parseArgs } from 'node:util';
@@ -41,7 +43,7 @@ if (products > 0) growProducts(built.store, organization, products);
 built.app.get('/__bench/stats', async () => ({ ...counts, rss: process.memoryUsage().rss }));
 await built.app.listen({ host: '127.0.0.1', port });
 const ids = workloadIds(built.store, organization);
-process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, admin: built.credentials.admin, ids, rss: process.memoryUsage().rss })}\n`);
+process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, admin: built.credentials.admin, credentials: built.credentials, fixtures: built.fixtures, ids, rss: process.memoryUsage().rss })}\n`);
 const stop = () => {
   void built.app.close().then(() => process.exit(0));
 };

@@ -168,11 +168,15 @@ export function writeWrkScript(file: string, requests: readonly MixedRequest[]):
   return file;
 }
 
-/** A mixed-server.ts process: its URL, admin token, ids and RSS at start. */
+/** A mixed-server.ts process: its URL, tokens, fixtures, ids and RSS at start. */
 export interface MixedServer {
   child: ChildProcess;
   url: string;
   admin: string;
+  /** The demo token of every role (server/app.ts `credentials`). */
+  credentials: Record<string, string>;
+  /** The demo fixtures' ids by name (`organization_id`, `product_id`, ...). */
+  fixtures: Record<string, string>;
   ids: WorkloadIds;
   /** Bytes, once listening (after growing the products, when asked). */
   rss: number;
