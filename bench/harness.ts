@@ -27,9 +27,9 @@ import { fileURLToPath } from 'node:url';
 import { loadSpec } from '../core/spec/load.js';
 import type { RunTimings } from '../core/timings.js';
 import { CORPUS, documentPath, mockFixtures, type CorpusDocument } from '../test/corpus/corpus.js';
-import { startPrism, type PrismMock } from '../test/support/prism.js';
+// freePort from here rather than bench/processes.ts, whose signal handlers exit before the servers below are stopped.
+import { freePort, startPrism, type PrismMock } from '../test/support/prism.js';
 import { startMixedServer, stopMixedServer, type MixedServer } from './mixed.js';
-import { freePort } from './processes.js';
 import { parseRequests, replay, startRecordingProxy, type RecordingProxy, type ReplayResult } from './recording-proxy.js';
 
 /** The bars of issue 23 (A harness as fast as its target). */
@@ -83,16 +83,35 @@ interface CliRun {
   tail: string;
 }
 
+/** The conformance runs in progress (killed at exit), and how to stop every server and proxy still running. */
 const children = new Set<ChildProcess>();
+const stops = new Map<object, () => Promise<void>>();
+
+/** Keeps `thing` with its stop until {@link release}, so that a signal or the deadline stops it too. */
+function keep<T extends object>(thing: T, stop: (t: T) => Promise<void>): T {
+  stops.set(thing, () => stop(thing));
+  return thing;
+}
+
+/** Stops what {@link keep} kept (nothing when it is undefined or already stopped). */
+async function release(thing: object | undefined): Promise<void> {
+  const stop = thing && stops.get(thing);
+  if (!stop) return;
+  stops.delete(thing);
+  await stop();
+}
+
+/** Kills the runs, stops the servers and proxies (5 s at most), then exits with `code`. */
+async function stopEverythingAndExit(code: number): Promise<never> {
+  for (const child of children) child.kill('SIGKILL');
+  await Promise.race([Promise.allSettled([...stops.values()].map((stop) => stop())), new Promise((resolve) => setTimeout(resolve, 5000))]);
+  process.exit(code);
+}
+
 process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    for (const child of children) child.kill('SIGKILL');
-    process.exit(130);
-  });
-}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopEverythingAndExit(130));
 
 /**
  * Runs `node bin/conformance.js run ARGS --reporter json --output-dir DIR --timings` in a child
@@ -151,7 +170,7 @@ function largestCorpusDocument(): CorpusDocument {
 async function main(): Promise<void> {
   const deadline = setTimeout(() => {
     process.stderr.write(`bench:harness: still running after ${DEADLINE_MS / 1000} s, giving up\n`);
-    process.exit(2);
+    void stopEverythingAndExit(2);
   }, DEADLINE_MS);
   deadline.unref();
   out(`Benchmark of the harness's own speed, ${new Date().toISOString()}`);
@@ -167,20 +186,20 @@ async function main(): Promise<void> {
       let server: MixedServer | undefined;
       let proxy: RecordingProxy | undefined;
       try {
-        server = await startMixedServer(['--port', String(await freePort()), '--rate-limit', '1000000']);
-        proxy = await startRecordingProxy(server.url);
+        server = keep(await startMixedServer(['--port', String(await freePort()), '--rate-limit', '1000000']), stopMixedServer);
+        proxy = keep(await startRecordingProxy(server.url), (p) => p.stop());
         const config = path.join(scratch, 'reference.config.json');
         writeFileSync(config, JSON.stringify({ fixtures: server.fixtures }));
         const env = Object.fromEntries(Object.entries(server.credentials).map(([role, token]) => [`CONFORMANCE_${role.toUpperCase()}_TOKEN`, token]));
         remote = await conformanceRun(['--target', proxy.url, '--config', config, '--adapter', 'reference', '--rate', '0', '--seed', String(SEED), '--suites', EXCHANGE_SUITES, '--runs', String(EXCHANGE_RUNS)], path.join(scratch, 'remote'), env);
-        await proxy.stop();
-        await stopMixedServer(server);
-        server = await startMixedServer(['--port', String(await freePort()), '--rate-limit', '1000000']);
+        await release(proxy);
+        await release(server);
+        server = keep(await startMixedServer(['--port', String(await freePort()), '--rate-limit', '1000000']), stopMixedServer);
         if (ranThrough(remote)) referenceAlone = await replayRecording(proxy, server.url);
         else out(`  (the recording run against a reference process ended with exit ${remote.exitCode}: ${remote.tail.trim().split('\n').slice(-3).join(' | ')})`);
       } finally {
-        await proxy?.stop();
-        if (server) await stopMixedServer(server);
+        await release(proxy);
+        await release(server);
       }
     }
 
@@ -226,18 +245,18 @@ async function main(): Promise<void> {
     let corpus: CliRun | undefined;
     let prismAlone: ReplayResult | undefined;
     try {
-      prism = await startPrism(file, 'static');
-      proxy = await startRecordingProxy(prism.url);
+      prism = keep(await startPrism(file, 'static'), (p) => p.stop());
+      proxy = keep(await startRecordingProxy(prism.url), (p) => p.stop());
       corpus = await conformanceRun(['--target', proxy.url, '--spec', file, '--config', config, '--seed', String(SEED), '--runs', String(CORPUS_RUNS), '--rate', '0', '--suites', CORPUS_SUITES, ...(doc.operations ? ['--operations', doc.operations.join(',')] : [])], path.join(scratch, 'corpus'), { CORPUS_TOKEN: 'corpus-token' });
-      await proxy.stop();
-      await prism.stop();
+      await release(proxy);
+      await release(prism);
       if (ranThrough(corpus)) {
-        prism = await startPrism(file, 'static');
+        prism = keep(await startPrism(file, 'static'), (p) => p.stop());
         prismAlone = await replayRecording(proxy, prism.url);
       }
     } finally {
-      await proxy?.stop();
-      await prism?.stop();
+      await release(proxy);
+      await release(prism);
     }
     if (corpus && ranThrough(corpus) && prismAlone) {
       const allowed = Math.max(HARNESS_BARS.maxCorpusRunMs, HARNESS_BARS.maxCorpusOverPrism * prismAlone.ms);
