@@ -101,10 +101,14 @@ async function release(thing: object | undefined): Promise<void> {
   await stop();
 }
 
-/** Kills the runs, stops the servers and proxies (5 s at most), then exits with `code`. */
+/** The benchmark's scratch directory (configs, reports), removed at the end. */
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'bench-harness-'));
+
+/** Kills the runs, stops the servers and proxies (5 s at most), removes the scratch directory, then exits with `code`. */
 async function stopEverythingAndExit(code: number): Promise<never> {
   for (const child of children) child.kill('SIGKILL');
   await Promise.race([Promise.allSettled([...stops.values()].map((stop) => stop())), new Promise((resolve) => setTimeout(resolve, 5000))]);
+  rmSync(scratch, { recursive: true, force: true });
   process.exit(code);
 }
 
@@ -176,7 +180,6 @@ async function main(): Promise<void> {
   out(`Benchmark of the harness's own speed, ${new Date().toISOString()}`);
   out(`Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)} at start`);
   out();
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'bench-harness-'));
   try {
     // The reference's own throughput, for bars 1 and 2: the exchange run's requests, recorded on
     // their way to a reference process, replayed against a fresh one.
