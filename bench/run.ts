@@ -187,7 +187,7 @@ async function main(): Promise<void> {
             const rpsText = `GET ${requestPath} at ${connections} connections: reference ${ratio.toFixed(1)}x Prism's requests per second (bar >= ${BARS.minThroughputRatio}x)`;
             judgeRow(ratio >= BARS.minThroughputRatio, ceilingRatio >= BARS.minThroughputRatio, rpsText, `the ceiling for the same ${kb(ref.bytesPerResponse)} KB answers is ${ceilingRatio.toFixed(1)}x (${whole(ceiling.rps)} req/s); ${idleText(refIdle)}`);
             if (connections === 50) {
-              const p99Text = `GET ${requestPath} at 50 connections: reference p99 ${ms(ref.p99)} ms < ${BARS.maxP99Ms} ms`;
+              const p99Text = `GET ${requestPath} at 50 connections: reference p99 ${ms(ref.p99)} ms (bar < ${BARS.maxP99Ms} ms)`;
               judgeRow(ref.p99 < BARS.maxP99Ms, ceiling.p99 < BARS.maxP99Ms, p99Text, `the ceiling's p99 for the same ${kb(ref.bytesPerResponse)} KB answers is ${ms(ceiling.p99)} ms; ${idleText(refIdle)}`);
             }
           }
@@ -356,7 +356,7 @@ async function mixedWorkload(prismUrl: string, prismHeaders: Record<string, stri
       const ceilingShare = ref.rps / top.rps;
       judge(ceilingShare >= BARS.minMixedCeilingShare, `mixed workload at 50 connections: reference ${whole(ref.rps)} req/s, ${Math.round(ceilingShare * 100)}% of the same sequence's ceiling (${whole(top.rps)} req/s; bar >= ${BARS.minMixedCeilingShare * 100}%); ${ratio.toFixed(1)}x Prism on the same reads (shown, not judged); a read of the mix takes ${whole(readUs(ref.rps))} µs`);
       // Little's law: with 50 requests always in flight, the mean latency is 50 / throughput.
-      judgeRow(ref.p99 < BARS.maxMixedP99Ms, top.p99 < BARS.maxMixedP99Ms, `mixed workload at 50 connections: reference p99 ${ms(ref.p99)} ms < ${BARS.maxMixedP99Ms} ms; at ${whole(ref.rps)} req/s the mean latency of 50 connections is ${ms((50 / ref.rps) * 1000)} ms`, `the ceiling's p99 for the same sequence is ${ms(top.p99)} ms; ${idleText(refIdle)}`);
+      judgeRow(ref.p99 < BARS.maxMixedP99Ms, top.p99 < BARS.maxMixedP99Ms, `mixed workload at 50 connections: reference p99 ${ms(ref.p99)} ms (bar < ${BARS.maxMixedP99Ms} ms); at ${whole(ref.rps)} req/s the mean latency of 50 connections is ${ms((50 / ref.rps) * 1000)} ms`, `the ceiling's p99 for the same sequence is ${ms(top.p99)} ms; ${idleText(refIdle)}`);
     }
   } finally {
     if (ceiling) await stopServer(ceiling);
