@@ -10,7 +10,9 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { Client } from 'undici';
 import type { Store } from '../server/store.js';
+import { idleShare, processCpuMs, type CpuProfile } from './cpu-profile.js';
 import { spawnUntilLine } from './child-line.js';
 import { random } from './fill-store.js';
 
@@ -168,11 +170,15 @@ export function writeWrkScript(file: string, requests: readonly MixedRequest[]):
   return file;
 }
 
-/** A mixed-server.ts process: its URL, admin token, ids and RSS at start. */
+/** A mixed-server.ts process: its URL, tokens, fixtures, ids and RSS at start. */
 export interface MixedServer {
   child: ChildProcess;
   url: string;
   admin: string;
+  /** The demo token of every role (server/app.ts `credentials`). */
+  credentials: Record<string, string>;
+  /** The demo fixtures' ids by name (`organization_id`, `product_id`, ...). */
+  fixtures: Record<string, string>;
   ids: WorkloadIds;
   /** Bytes, once listening (after growing the products, when asked). */
   rss: number;
@@ -203,4 +209,99 @@ export async function stopMixedServer(server: MixedServer): Promise<void> {
 export async function mixedStats(server: MixedServer): Promise<{ kept: number; made: number; rss: number }> {
   const answer = await fetch(`${server.url}/__bench/stats`);
   return (await answer.json()) as { kept: number; made: number; rss: number };
+}
+
+/** The reference's answer to one request of the sequence, as sent on the wire (not decoded). */
+export interface RecordedAnswer {
+  status: number;
+  /** The headers the ceiling repeats: `content-type`, `content-encoding` and `vary`, when sent. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** The headers of an answer that the ceiling repeats: they say how the bytes are coded (RFC 9110 sections 8.3, 8.4, 12.5.5). */
+const REPEATED_HEADERS = ['content-type', 'content-encoding', 'vary'] as const;
+
+/**
+ * Plays `requests` in order against `origin`, one at a time, and keeps each answer's bytes as
+ * sent (undici's `request` does not decode a content coding), so that a ceiling can answer the
+ * same sequence with the same bytes, coded the same way for the same Accept-Encoding.
+ * @param headers sent with every request (the token, Accept-Encoding); writes add `content-type: application/json`
+ * @returns one answer per request, in the sequence's order
+ * @throws Error when the origin does not answer
+ */
+export async function recordAnswers(origin: string, requests: readonly MixedRequest[], headers: Record<string, string>): Promise<RecordedAnswer[]> {
+  const client = new Client(origin, { pipelining: 1 });
+  try {
+    const answers: RecordedAnswer[] = [];
+    for (const r of requests) {
+      const answer = await client.request({ method: r.method, path: r.path, headers: r.body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, ...(r.body === undefined ? {} : { body: r.body }) });
+      const body = Buffer.from(await answer.body.arrayBuffer());
+      const kept: Record<string, string> = {};
+      for (const name of REPEATED_HEADERS) {
+        const value = answer.headers[name];
+        if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      answers.push({ status: answer.statusCode, headers: kept, body });
+    }
+    return answers;
+  } finally {
+    await client.close();
+  }
+}
+
+/** One answer of the ceiling's index (bench/ceiling-server.ts `--sequence`): its bytes are `body[offset, offset + length)`. */
+export interface CeilingEntry {
+  /** `METHOD PATH`, as the ceiling matches a request. */
+  key: string;
+  status: number;
+  headers: Record<string, string>;
+  offset: number;
+  length: number;
+}
+
+/**
+ * The index and bytes of the sequence ceiling: the i-th entry is the i-th request's recorded
+ * answer, its bytes laid end to end in `body`. The ceiling serves a request the next answer
+ * recorded for its key, so a path asked twice in the sequence (a read again after a write) gets
+ * its two answers in the sequence's order.
+ * @throws Error when there are not as many answers as requests
+ * @see docs/performance.md (The mixed rows against their ceiling)
+ */
+export function ceilingIndex(requests: readonly MixedRequest[], answers: readonly RecordedAnswer[]): { index: CeilingEntry[]; body: Buffer } {
+  if (answers.length !== requests.length) throw new Error(`${answers.length} answers for ${requests.length} requests`);
+  let offset = 0;
+  const index = requests.map((r, i) => {
+    const answer = answers[i]!;
+    const entry = { key: `${r.method} ${r.path}`, status: answer.status, headers: answer.headers, offset, length: answer.body.length };
+    offset += answer.body.length;
+    return entry;
+  });
+  return { index, body: Buffer.concat(answers.map((a) => a.body)) };
+}
+
+/**
+ * A CPU profile of a mixed server (bench/mixed-server.ts, `/__bench/profile/start` and `/stop`)
+ * during `load`, and the server's idle share over the same span from its CPU time (/proc).
+ * @returns what `load` returned, the V8 profile (bench/cpu-profile.ts) and the idle share, 0 to 1 (undefined without /proc)
+ * @throws Error when the server refuses to start or stop the profile
+ */
+export async function profileDuring<T>(server: MixedServer, load: () => Promise<T>): Promise<{ load: T; profile: CpuProfile; idle: number | undefined }> {
+  const started = await fetch(`${server.url}/__bench/profile/start`, { method: 'POST' });
+  if (!started.ok) throw new Error(`the mixed server did not start a profile: ${started.status}`);
+  const cpuBefore = processCpuMs(server.child.pid);
+  const wallStarted = performance.now();
+  let result: T;
+  try {
+    result = await load();
+  } catch (error) {
+    await fetch(`${server.url}/__bench/profile/stop`, { method: 'POST' }).catch(() => undefined);
+    throw error;
+  }
+  const wallMs = performance.now() - wallStarted;
+  const cpuAfter = processCpuMs(server.child.pid);
+  const stopped = await fetch(`${server.url}/__bench/profile/stop`, { method: 'POST' });
+  if (!stopped.ok) throw new Error(`the mixed server did not stop its profile: ${stopped.status}`);
+  const profile = (await stopped.json()) as CpuProfile;
+  return { load: result, profile, idle: cpuBefore !== undefined && cpuAfter !== undefined ? idleShare(cpuAfter - cpuBefore, wallMs) : undefined };
 }

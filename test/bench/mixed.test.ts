@@ -3,7 +3,7 @@
 // it is one the reference answers 2xx, so that the benchmark measures answers, not refusals.
 // @see bench/mixed.ts
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mixedRequests, workloadIds, wrkScript, type MixedRequest, type WorkloadIds } from '../../bench/mixed.js';
+import { ceilingIndex, mixedRequests, workloadIds, wrkScript, type MixedRequest, type RecordedAnswer, type WorkloadIds } from '../../bench/mixed.js';
 import { buildApp, type ReferenceApp } from '../../server/app.js';
 
 let built: ReferenceApp;
@@ -51,5 +51,31 @@ describe('mixedRequests', () => {
     expect(script).toContain(`{[==[${requests[0]!.method}]==], [==[${requests[0]!.path}]==]`);
     expect(script).toMatch(/for name, value in pairs\(wrk\.headers\)/);
     expect(script).toMatch(/i = i % count \+ 1/);
+  });
+});
+
+describe('ceilingIndex', () => {
+  const sequence: MixedRequest[] = [
+    { method: 'GET', path: '/v1/products/?limit=1' },
+    { method: 'PATCH', path: '/v1/orders/o1', body: '{"billing_name":"A"}' },
+    { method: 'GET', path: '/v1/products/?limit=1' },
+  ];
+  const answers: RecordedAnswer[] = [
+    { status: 200, headers: { 'content-type': 'application/json', 'content-encoding': 'br', vary: 'Accept-Encoding' }, body: Buffer.from('first') },
+    { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') },
+    { status: 200, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: Buffer.from('second!') },
+  ];
+
+  it("keeps each request's answer in the sequence's order, its bytes end to end, with the headers that say how they are coded", () => {
+    const { index, body } = ceilingIndex(sequence, answers);
+    expect(index.map((e) => e.key)).toEqual(['GET /v1/products/?limit=1', 'PATCH /v1/orders/o1', 'GET /v1/products/?limit=1']);
+    expect(index.map((e) => body.subarray(e.offset, e.offset + e.length).toString())).toEqual(['first', '{}', 'second!']);
+    expect(index[0]!.headers['content-encoding']).toBe('br');
+    expect(index[2]!.headers['content-encoding']).toBe('gzip');
+    expect(body.length).toBe(answers.reduce((sum, a) => sum + a.body.length, 0));
+  });
+
+  it('refuses answers that do not match the requests one for one', () => {
+    expect(() => ceilingIndex(sequence, answers.slice(1))).toThrow(/2 answers for 3 requests/);
   });
 });
