@@ -1,6 +1,31 @@
+import { createHash } from 'node:crypto';
+import type { LoadedSpec, Operation } from '../core/spec/load.js';
 import type { Check } from '../core/types.js';
 import { mediaTypeOf } from './content-type-conformance.js';
 import { brief } from './support.js';
+
+type Validation = ReturnType<LoadedSpec['validateResponse']>;
+
+/** Most validations remembered per document; past it, the memory starts again. */
+const MAX_REMEMBERED = 5_000;
+/** Per document, the validation of each (operation, status, media type, body text) seen. */
+const validations = new WeakMap<LoadedSpec, Map<string, Validation>>();
+
+/**
+ * The validation of a body against its documented schema, remembered by the body's text (its
+ * SHA-1): a target answers many cases with the same page, and validating a page of records costs
+ * far more than hashing its text. The verdict is the validator's own.
+ */
+function validate(spec: LoadedSpec, operation: Operation, key: string, mediaType: string, text: string, json: unknown): Validation {
+  let known = validations.get(spec);
+  if (!known) validations.set(spec, (known = new Map()));
+  const id = `${operation.method} ${operation.path} ${key} ${mediaType}\u0000${createHash('sha1').update(text).digest('base64')}`;
+  if (known.has(id)) return known.get(id);
+  const result = spec.validateResponse(operation, key, mediaType, json);
+  if (known.size >= MAX_REMEMBERED) known.clear();
+  known.set(id, result);
+  return result;
+}
 
 /**
  * A response body validates against the schema documented for its status and media type;
@@ -37,7 +62,7 @@ export const responseSchemaConformance: Check = {
         actual: response.body.slice(0, 200),
       }];
     }
-    const result = ctx.spec.validateResponse(ctx.operation, key, mediaType, response.json);
+    const result = validate(ctx.spec, ctx.operation, key, mediaType, response.body, response.json);
     if (!result || result.ok) return [];
     const errors = result.errors.slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`);
     return [{
