@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { Client } from 'undici';
+import { Client, Pool } from 'undici';
 import { writeWrkScript, type MixedRequest } from './mixed.js';
 
 const run = promisify(execFile);
@@ -132,6 +132,59 @@ export async function latencies(origin: string, path: string, headers: Record<st
   } finally {
     await client.close();
   }
+}
+
+/** What {@link pacedLoad} measured: the latencies of every request, in milliseconds, and the requests not answered 2xx. */
+export interface PacedResult {
+  latencies: number[];
+  failures: number;
+  /** Requests per second actually sent (the schedule may fall behind on a loaded machine). */
+  rps: number;
+}
+
+/**
+ * An open-loop load: `rate` requests per second spread over `connections` connections for
+ * `durationS` seconds, each sent at its scheduled time whether or not earlier ones were answered
+ * (so that a slow answer does not hide the latency of the ones behind it, as a closed loop does),
+ * each timed from its send to its body's end with the high-resolution clock.
+ * @throws Error from undici when the origin cannot be reached at all
+ */
+export async function pacedLoad(origin: string, path: string, headers: Record<string, string>, connections: number, rate: number, durationS: number): Promise<PacedResult> {
+  const pool = new Pool(origin, { connections, pipelining: 1 });
+  const times: number[] = [];
+  let failures = 0;
+  const inFlight: Promise<void>[] = [];
+  const one = async (): Promise<void> => {
+    const started = performance.now();
+    try {
+      const response = await pool.request({ method: 'GET', path, headers });
+      await response.body.arrayBuffer();
+      if (response.statusCode < 200 || response.statusCode > 299) failures++;
+      else times.push(performance.now() - started);
+    } catch {
+      failures++;
+    }
+  };
+  try {
+    const start = performance.now();
+    const total = Math.round(rate * durationS);
+    let sent = 0;
+    while (sent < total) {
+      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
+      for (; sent < due; sent++) inFlight.push(one());
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await Promise.all(inFlight);
+    return { latencies: times, failures, rps: total / ((performance.now() - start) / 1000) };
+  } finally {
+    await pool.close();
+  }
+}
+
+/** The value at quantile `q` (0 to 1) of a non-empty list of numbers. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
 /** The median of a non-empty list of numbers. */

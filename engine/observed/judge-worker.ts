@@ -13,6 +13,8 @@ import type { BaselineEntry } from '../baseline.js';
 import type { ObservedExchange } from './exchange.js';
 import { HarRecorder } from './har.js';
 import { ObservedJudge } from './judge.js';
+import { observedResponse } from './response.js';
+import type { RawAnswer } from './worker-judge.js';
 
 /** What the judging thread is started with. */
 export interface JudgeWorkerData {
@@ -25,7 +27,10 @@ export interface JudgeWorkerData {
   record?: string;
 }
 
-type Message = { id: number; exchange: ObservedExchange; startedAt: string } | { id: number; results: true };
+type Message =
+  | { id: number; exchange: ObservedExchange; startedAt: string }
+  | { id: number; request: ObservedExchange['request']; answer: RawAnswer; startedAt: string }
+  | { id: number; results: true };
 
 const data = workerData as JudgeWorkerData;
 let judge: ObservedJudge;
@@ -48,7 +53,11 @@ parentPort!.on('message', (message: Message) => {
     })();
     return;
   }
-  recorder?.record(message.exchange, new Date(message.startedAt));
-  parentPort!.postMessage({ id: message.id, verdict: judge.judge(message.exchange) });
+  // An answer as it came off the wire is decoded and parsed here, off the forwarding thread.
+  const exchange: ObservedExchange = 'answer' in message
+    ? { request: message.request, response: observedResponse(message.answer.status, message.answer.headers, Buffer.from(message.answer.raw.buffer, message.answer.raw.byteOffset, message.answer.raw.byteLength), message.answer.size, message.answer.elapsedMs) }
+    : message.exchange;
+  recorder?.record(exchange, new Date(message.startedAt));
+  parentPort!.postMessage({ id: message.id, verdict: judge.judge(exchange) });
 });
 parentPort!.postMessage({ ready: true });

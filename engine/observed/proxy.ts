@@ -156,6 +156,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (transportError) res.destroy();
       else res.end();
     }
+    if (!options.strict && !transportError && 'judgeRawAsync' in judge) {
+      // Judged after the client has its answer, on the judging thread, which also decodes and parses it.
+      backlog++;
+      const verdict = judge.judgeRawAsync(request, { status: answer.statusCode, headers: flatHeaders(answer.headers), raw: raw.subarray(0, MAX_JUDGED_BODY), size, elapsedMs }, startedAt);
+      judging.add(verdict);
+      void verdict
+        .then((v) => options.onVerdict?.(v, { request }))
+        .catch(() => undefined)
+        .finally(() => {
+          judging.delete(verdict);
+          judgedOne();
+        });
+      return;
+    }
     const response = observedResponse(answer.statusCode, flatHeaders(answer.headers), raw.subarray(0, MAX_JUDGED_BODY), size, elapsedMs);
     const exchange: ObservedExchange = transportError ? { request, transportError } : { request, response };
     if (!options.strict) {

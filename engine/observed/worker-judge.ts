@@ -11,6 +11,15 @@ import type { JudgeWorkerData } from './judge-worker.js';
 import type { ObservedVerdict } from './judge.js';
 import type { RunResults } from '../results.js';
 
+/** An answer as it came off the wire, for {@link WorkerJudge.judgeRawAsync}. */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  raw: Uint8Array;
+  size: number;
+  elapsedMs: number;
+}
+
 /**
  * A judge on its own thread. `judgeAsync` resolves to the exchange's verdict; `results` closes the
  * recording and resolves to the results of everything judged; `close` ends the thread.
@@ -71,6 +80,25 @@ export class WorkerJudge {
   /** Judges (and records) one exchange on the judging thread. */
   async judgeAsync(exchange: ObservedExchange, startedAt: Date): Promise<ObservedVerdict> {
     const reply = await this.#ask({ exchange, startedAt: startedAt.toISOString() });
+    if (!reply.verdict) throw this.#failed ?? new Error('the judging thread ended');
+    return reply.verdict;
+  }
+
+  /**
+   * Judges (and records) one answer given as it came off the wire: the judging thread decodes and
+   * parses it (engine/observed/response.ts `observedResponse`), so that the forwarding thread only
+   * copies bytes, and the body is moved to the thread, not cloned.
+   * @param answer the status, headers, the first bytes of the body as received, its whole size in bytes and the milliseconds it took
+   */
+  async judgeRawAsync(request: ObservedExchange['request'], answer: RawAnswer, startedAt: Date): Promise<ObservedVerdict> {
+    // A copy of its own: a small Buffer lives in Node's shared pool, which must never be moved.
+    const raw = new Uint8Array(answer.raw);
+    const id = this.#next++;
+    if (this.#failed) throw this.#failed;
+    const reply = await new Promise<{ verdict?: ObservedVerdict }>((resolve) => {
+      this.#waiting.set(id, resolve);
+      this.#worker.postMessage({ id, request, answer: { ...answer, raw }, startedAt: startedAt.toISOString() }, [raw.buffer as ArrayBuffer]);
+    });
     if (!reply.verdict) throw this.#failed ?? new Error('the judging thread ended');
     return reply.verdict;
   }
