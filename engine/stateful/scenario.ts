@@ -337,3 +337,21 @@ export function millisBetween(from: unknown, to: unknown): number | undefined {
   const b = Date.parse(to);
   return Number.isNaN(a) || Number.isNaN(b) ? undefined : b - a;
 }
+
+/**
+ * One observation shared by the scenarios of a suite file: made by whichever scenario asks first
+ * (its steps are that scenario's own), and given to the others with its steps added to theirs,
+ * so that every scenario's reproducer lists the steps that made what it judges.
+ * @param observe makes the observation through the first scenario's run; its `steps` are the steps it took
+ * @returns a function each scenario calls with its run
+ */
+export function sharedObservation<O extends { steps: readonly string[] }>(observe: (s: ScenarioRun) => Promise<O>): (s: ScenarioRun) => Promise<O> {
+  let observation: Promise<O> | undefined;
+  return async (s) => {
+    const first = observation === undefined;
+    observation ??= observe(s);
+    const result = await observation;
+    if (!first) s.steps.push(...result.steps);
+    return result;
+  };
+}

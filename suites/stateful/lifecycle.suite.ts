@@ -7,7 +7,7 @@
 // transitions it saw (transition coverage). @see docs/lifecycle.md
 import { cancelAtPeriodEndFindings, orderEventOrderFindings, periodFindings, renewalOrderFindings, renewalOrderIds } from '../../checks/stateful/lifecycle.js';
 import { AdapterError, type ApiObject, type TargetEvent } from '../../core/adapter.js';
-import { answerText, bodyOf, defineScenario, statefulSuite, statusOf, succeeded, type ScenarioRun } from '../../engine/stateful/scenario.js';
+import { answerText, bodyOf, defineScenario, sharedObservation, statefulSuite, statusOf, succeeded, type ScenarioRun } from '../../engine/stateful/scenario.js';
 
 const suite = await statefulSuite();
 
@@ -29,8 +29,6 @@ interface Observation {
   events: TargetEvent[];
   steps: string[];
 }
-
-let observation: Promise<Observation> | undefined;
 
 function idOf(subscription: ApiObject, what: string): string {
   if (typeof subscription.id !== 'string') throw new AdapterError('createClockSubscription', `adapter "${suite.adapter?.name}": createClockSubscription returned a ${what} subscription without an id`);
@@ -55,13 +53,8 @@ async function observe(s: ScenarioRun): Promise<Observation> {
   return { active, recovering, trial, canceling, failing, events: after.filter((event) => event.id === undefined || !known.has(event.id)), steps: [...s.steps] };
 }
 
-async function observed(s: ScenarioRun): Promise<Observation> {
-  const first = observation === undefined;
-  observation ??= observe(s);
-  const result = await observation;
-  if (!first) s.steps.push(...result.steps);
-  return result;
-}
+/** The shared observation: made by whichever scenario runs first (engine/stateful/scenario.ts). */
+const observed = sharedObservation(observe);
 
 /** A subscription as the API shows it now (subscriptions:get), or a failure when it cannot be read. */
 async function read(s: ScenarioRun, id: string): Promise<Record<string, unknown> | undefined> {

@@ -7,7 +7,7 @@
 import { signatureFindings, subscriptionFindings, type EndpointDeliveries } from '../../checks/stateful/webhook-deliveries.js';
 import type { WebhookEndpoint } from '../../core/adapter.js';
 import { startWebhookReceiver, type ReceivedRequest } from '../../core/webhook-receiver.js';
-import { defineScenario, sleep, statefulSuite, type ScenarioRun } from '../../engine/stateful/scenario.js';
+import { defineScenario, sharedObservation, sleep, statefulSuite, type ScenarioRun } from '../../engine/stateful/scenario.js';
 
 const suite = await statefulSuite();
 
@@ -34,8 +34,6 @@ interface Observation {
   endpoints: EndpointDeliveries[];
   steps: string[];
 }
-
-let observation: Promise<Observation> | undefined;
 
 function ofOrder(received: readonly ReceivedRequest[], orderId: string, type: string): boolean {
   return received.some((r) => {
@@ -81,14 +79,8 @@ async function observe(s: ScenarioRun): Promise<Observation> {
   }
 }
 
-/** The shared observation: made by whichever scenario runs first. */
-async function observed(s: ScenarioRun): Promise<Observation> {
-  const first = observation === undefined;
-  observation ??= observe(s);
-  const result = await observation;
-  if (!first) s.steps.push(...result.steps);
-  return result;
-}
+/** The shared observation: made by whichever scenario runs first (engine/stateful/scenario.ts). */
+const observed = sharedObservation(observe);
 
 defineScenario(suite, 'webhook_signed', async (s) => {
   const { endpoints, signerOffsetMs } = await observed(s);
