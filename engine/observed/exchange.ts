@@ -14,3 +14,19 @@ export interface ObservedExchange {
   transportError?: { code: string; message: string };
 }
 
+
+/**
+ * An answer as it came off the wire, handed to the judging thread (engine/observed/worker-judge.ts
+ * `judgeRawAsync`), which decodes and parses it.
+ */
+export interface RawAnswer {
+  status: number;
+  /** Lower-case names, one string per name. */
+  headers: Record<string, string>;
+  /** The first bytes of the body as received (at most the judged size), in an ArrayBuffer of their own. */
+  raw: Uint8Array;
+  /** The body's whole size as received, in bytes. */
+  size: number;
+  /** Milliseconds from sending the request to the end of the body. */
+  elapsedMs: number;
+}

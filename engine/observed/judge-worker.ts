@@ -10,11 +10,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { loadSpec } from '../../core/spec/load.js';
 import type { Role } from '../../core/types.js';
 import type { BaselineEntry } from '../baseline.js';
-import type { ObservedExchange } from './exchange.js';
+import type { ObservedExchange, RawAnswer } from './exchange.js';
 import { HarRecorder } from './har.js';
 import { ObservedJudge } from './judge.js';
 import { observedResponse } from './response.js';
-import type { RawAnswer } from './worker-judge.js';
+
 
 /** What the judging thread is started with. */
 export interface JudgeWorkerData {

@@ -6,19 +6,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { HARNESS_ERROR_CODES, HarnessError, type HarnessErrorCode } from '../../core/errors.js';
-import type { ObservedExchange } from './exchange.js';
 import type { JudgeWorkerData } from './judge-worker.js';
 import type { ObservedVerdict } from './judge.js';
 import type { RunResults } from '../results.js';
-
-/** An answer as it came off the wire, for {@link WorkerJudge.judgeRawAsync}. */
-export interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  raw: Uint8Array;
-  size: number;
-  elapsedMs: number;
-}
+import type { ObservedExchange, RawAnswer } from './exchange.js';
 
 /**
  * A judge on its own thread. `judgeAsync` resolves to the exchange's verdict; `results` closes the
