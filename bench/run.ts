@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the reference server against a Prism mock of the same spec, side by side in one
- * run, on 127.0.0.1 only, in about two and a half minutes:
+ * run, on 127.0.0.1 only, in about four minutes (3 min 52 s on the 2-core machine, otherwise idle, on 2026-11-27):
  * 1. first response after process start (spawn, poll until the first 200) of both;
  * 2. requests per second and p50 / p99 latency of both on two list operations at 10 and 50
  *    connections (wrk when installed, else autocannon; 1 s warm-up, 3 s measured), and the ratios,
