@@ -1,9 +1,26 @@
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // The workers of a conformance run ignore SIGINT (Ctrl+C signals the whole process group): the
 // main process ends the run and writes its reports (cli/interruptible-run.ts).
 const WORKER_SIGNALS = ['--require', fileURLToPath(new URL('./cli/worker-signals.cjs', import.meta.url))];
+
+// The longest unit test files, longest first: each runs many full conformance runs. Vitest orders
+// files by the durations of the last run on this machine, and by size without one (a fresh clone,
+// CI): there the fault catalogue's halves came last, and one worker ran them alone at the end.
+const LONGEST = ['test/cli/fault-catalogue.test.ts', 'test/cli/fault-catalogue-second-half.test.ts', 'test/cli/shard.test.ts', 'test/cli/replay.test.ts'];
+
+/** Vitest's own order, with {@link LONGEST} started first. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = LONGEST.findIndex((name) => file.moduleId.endsWith(name));
+      return at === -1 ? LONGEST.length : at;
+    };
+    return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 // Three projects (docs/decisions.md, Stateful conformance): `unit` is the project's own tests, no network beyond loopback servers
 // the tests start themselves; `conformance` is the suites, run against a target by `conformance run`;
@@ -11,6 +28,8 @@ const WORKER_SIGNALS = ['--require', fileURLToPath(new URL('./cli/worker-signals
 // a time, since they change the target's state and move its clock.
 export default defineConfig({
   test: {
+    // Vitest takes the sequencer from the root only; it reorders the unit files alone (the suites are not in LONGEST).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
