@@ -299,7 +299,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     const mine = assignShards(units, options.shard.count)[options.shard.index - 1]!;
     shard = { ...options.shard, run: shardRun(options, seed, documentDigest(await readFile(specFile, 'utf8'))), units: mine };
   }
-  const inShard = (suite: string) => !shard || (isStatefulGroup(suite) ? shard.units.includes(STATEFUL_UNIT) : shard.units.some((unit) => unit.startsWith(`${suite}:`)));
+  const inShard = (suite: string) => !shard || (suite === STATEFUL_SUITE ? shard.units.includes(STATEFUL_UNIT) : shard.units.some((unit) => unit.startsWith(`${suite}:`)));
   const running = runnable.filter(inShard);
   const config = options.config ? await readConfigFile(options.config, { fixtureNames: knownFixtureNames(spec) }) : undefined;
   const baseline = options.baseline ? await readBaseline(options.baseline, { checkIds: [...CHECK_IDS, ...SCENARIO_IDS, ...MODEL_CHECK_IDS], operationIds: rowIds }) : undefined;

@@ -1,9 +1,11 @@
 /**
  * Shards of a run (`conformance run --shard K/N`): the run's work cut into units, each unit given
  * to one of N shards so that every shard costs about the same. A unit is one operation of one
- * check-driven suite (the `describe` block of that operation in that suite file), or the stateful
- * group: the writes suite, the stateful scenarios and the model-based families, kept whole
- * because they change the target's state in an order of their own and run after the others.
+ * check-driven suite (the `describe` block of that operation in that suite file; the writes
+ * suite's too, each of its cases on a fixture made for it), or the stateful group: the stateful
+ * scenarios and the model-based families, kept whole because they change the target's state in an
+ * order of their own. What changes state (the writes suite, the group) runs after the other suites
+ * of its shard, as in a whole run.
  *
  * The cut depends only on the document, the selected suites, checks and operations, and `--runs`,
  * never on timings measured on a machine, so that every CI job computes the same cut for the same
@@ -42,7 +44,7 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
-/** The unit id of the stateful group (the writes suite, the stateful scenarios, the model-based families). */
+/** The unit id of the stateful group (the stateful scenarios and the model-based families). */
 export const STATEFUL_UNIT = STATEFUL_SUITE;
 
 /** The unit id of an operation of a check-driven suite: `exchange:products:list`. */
@@ -78,7 +80,7 @@ const CELL_COST: Record<CheckNeeds, { fixed: number; perRun: number }> = {
 };
 /** Cost of an operation's block besides its cells (the values harvested for its filters). */
 const BLOCK_COST = 10;
-/** Cost of the stateful scenarios and model-based families (the writes suite's cells are counted as cells): fixed, and per run. */
+/** Cost of the stateful scenarios and model-based families: fixed, and per run. */
 const STATEFUL_COST = { fixed: 1800, perRun: 30 };
 
 function cellCost(needs: CheckNeeds, runs: number): number {
@@ -101,7 +103,8 @@ export interface ShardInput {
 /**
  * The units of a run, in a fixed order (suites as listed, operations in document order, the
  * stateful group last), each with its estimated cost: every operation of every check-driven suite
- * that declares a test for it, and the stateful group when the writes or stateful suite runs.
+ * (the writes suite included) that declares a test for it, and the stateful group when the
+ * stateful suite runs.
  */
 export function shardUnits(input: ShardInput): ShardUnit[] {
   const units: ShardUnit[] = [];
@@ -122,10 +125,7 @@ export function shardUnits(input: ShardInput): ShardUnit[] {
       const applicable = checks.filter((c) => (c.appliesTo?.({ spec: input.spec, operation }) ?? true) === true);
       const cost = BLOCK_COST + applicable.reduce((sum, c) => sum + cellCost(c.needs, input.runs), 0);
       if (checks.length === 0) continue;
-      if (writes) {
-        stateful = true;
-        statefulCost += cost;
-      } else units.push({ id: unitId(suite, operation.operationId), cost });
+      units.push({ id: unitId(suite, operation.operationId), cost });
     }
   }
   if (stateful) units.push({ id: STATEFUL_UNIT, cost: statefulCost });

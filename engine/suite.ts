@@ -85,9 +85,9 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
   const spec = await loadSpec(run.specFile);
   const checks = selectChecks(run.checks).checks.filter((c) => needs.includes(c.needs));
   const inScope = (o: Operation) => SAFE_METHODS.has(o.method) === (scope === 'safe');
-  // A shard runs the blocks of the operations it was given (engine/shard.ts); the writes suite runs whole, with the stateful group.
+  // A shard runs the blocks of the operations it was given (engine/shard.ts).
   const suite = Object.entries(SUITE_NEEDS).find(([, listed]) => listed.length === needs.length && listed.every((n, i) => n === needs[i]))?.[0];
-  const inShard = (o: Operation) => scope === 'unsafe' || !run.shardUnits || (suite !== undefined && run.shardUnits.includes(unitId(suite, o.operationId)));
+  const inShard = (o: Operation) => !run.shardUnits || (suite !== undefined && run.shardUnits.includes(unitId(suite, o.operationId)));
   const operations = spec.operations.filter((o) => inScope(o) && inShard(o) && (!run.operations || run.operations.includes(o.operationId)));
   if (checks.length === 0 || operations.length === 0) return;
   const judged = new JudgedCells(spec, selectedResponseChecks(run), run.baseline ?? []);
