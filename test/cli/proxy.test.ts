@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { runProxy } from '../../cli/proxy.js';
-import { startReferenceServer, type RunningReference } from '../../server/index.js';
+import { referencePair } from '../support/reference-pair.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'conformance-proxy-cli-'));
@@ -25,23 +25,14 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-let clean: RunningReference;
-let faulty: RunningReference;
-beforeAll(async () => {
-  clean = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: false, control: false });
-  faulty = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: false, control: false, faults: ['timestamps_not_utc'] });
-});
-afterAll(async () => {
-  await clean.close();
-  await faulty.close();
-});
+const references = referencePair(['timestamps_not_utc']);
 
 describe('conformance proxy', () => {
   test('forwards status, headers and body untouched, and judges the exchange', async () => {
-    const command = await runProxy({ target: clean.url, reporters: [], env: {} });
-    const path = `/v1/products/${clean.fixtures.product_id}`;
-    const headers = { authorization: `Bearer ${clean.tokens.admin}`, 'polar-version': '2026-10' };
-    const direct = await fetch(`${clean.url}${path}`, { headers });
+    const command = await runProxy({ target: references.clean.url, reporters: [], env: {} });
+    const path = `/v1/products/${references.clean.fixtures.product_id}`;
+    const headers = { authorization: `Bearer ${references.clean.tokens.admin}`, 'polar-version': '2026-10' };
+    const direct = await fetch(`${references.clean.url}${path}`, { headers });
     const proxied = await fetch(`${command.proxy.url}${path}`, { headers });
     expect(proxied.status).toBe(direct.status);
     expect(proxied.headers.get('content-type')).toBe(direct.headers.get('content-type'));
@@ -52,8 +43,8 @@ describe('conformance proxy', () => {
   });
 
   test('--strict: an answer that fails a must-level check becomes 502 naming the findings; a conformant one passes', async () => {
-    const command = await runProxy({ target: faulty.url, strict: true, reporters: [], env: {} });
-    const headers = { authorization: `Bearer ${faulty.tokens.admin}`, 'polar-version': '2026-10' };
+    const command = await runProxy({ target: references.faulty.url, strict: true, reporters: [], env: {} });
+    const headers = { authorization: `Bearer ${references.faulty.tokens.admin}`, 'polar-version': '2026-10' };
     const failing = await fetch(`${command.proxy.url}/v1/products/?limit=2`, { headers });
     expect(failing.status).toBe(502);
     const body = (await failing.json()) as { error: string; findings: { checkId: string; kind: string }[] };
@@ -83,7 +74,7 @@ describe('conformance proxy', () => {
   test('the command: SIGTERM writes the reports of what passed through and exits 1 after a finding', async () => {
     const outputDir = path.join(dir, 'sigterm');
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_')));
-    const child = spawn(process.execPath, ['bin/conformance.js', 'proxy', '--target', faulty.url, '--port', '0', '--reporter', 'json,junit', '--output-dir', outputDir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/conformance.js', 'proxy', '--target', references.faulty.url, '--port', '0', '--reporter', 'json,junit', '--output-dir', outputDir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -95,7 +86,7 @@ describe('conformance proxy', () => {
       });
       child.once('exit', () => reject(new Error(`the proxy exited: ${stderr}`)));
     });
-    const answer = await fetch(`${url}/v1/refunds/?limit=3`, { headers: { authorization: `Bearer ${faulty.tokens.admin}`, 'polar-version': '2026-10' } });
+    const answer = await fetch(`${url}/v1/refunds/?limit=3`, { headers: { authorization: `Bearer ${references.faulty.tokens.admin}`, 'polar-version': '2026-10' } });
     expect(answer.status).toBe(200);
     await answer.text();
     const code = await new Promise<number | null>((resolve) => {

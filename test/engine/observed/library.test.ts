@@ -1,21 +1,12 @@
 // The library API of observed traffic: judgeExchange on one exchange, a judged fetch and an undici
 // interceptor that judge in place, each giving the same typed failures as the proxy.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { Agent, request } from 'undici';
-import { startReferenceServer, type RunningReference } from '../../../server/index.js';
+import { referencePair } from '../../support/reference-pair.js';
 import { createObservedJudge, judgedFetch, judgeExchange, judgingInterceptor } from '../../../engine/observed/library.js';
 import type { ObservedVerdict } from '../../../engine/observed/judge.js';
 
-let clean: RunningReference;
-let faulty: RunningReference;
-beforeAll(async () => {
-  clean = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: false, control: false });
-  faulty = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: false, control: false, faults: ['timestamps_not_utc'] });
-});
-afterAll(async () => {
-  await clean.close();
-  await faulty.close();
-});
+const references = referencePair(['timestamps_not_utc']);
 
 describe('judgeExchange', () => {
   test('an undocumented status code of a matched operation is a status_code_conformance failure', async () => {
@@ -41,7 +32,7 @@ describe('judging in place', () => {
     const verdicts: ObservedVerdict[] = [];
     const pending = new Set<Promise<void>>();
     const judged = judgedFetch(judge, (v) => verdicts.push(v), fetch, pending);
-    const response = await judged(`${clean.url}/v1/products/?limit=3`, { headers: { authorization: `Bearer ${clean.tokens.admin}`, 'polar-version': '2026-10' } });
+    const response = await judged(`${references.clean.url}/v1/products/?limit=3`, { headers: { authorization: `Bearer ${references.clean.tokens.admin}`, 'polar-version': '2026-10' } });
     expect(((await response.json()) as { items: unknown[] }).items).toHaveLength(3);
     await Promise.all([...pending]);
     expect(verdicts.map((v) => [v.operationId, v.failures.length])).toEqual([['products:list', 0]]);
@@ -52,7 +43,7 @@ describe('judging in place', () => {
     const verdicts: ObservedVerdict[] = [];
     const agent = new Agent();
     try {
-      const answer = await request(`${faulty.url}/v1/refunds/?limit=2`, { headers: { authorization: `Bearer ${faulty.tokens.admin}`, 'polar-version': '2026-10', 'accept-encoding': 'gzip' }, dispatcher: agent.compose(judgingInterceptor(judge, (v) => verdicts.push(v))) });
+      const answer = await request(`${references.faulty.url}/v1/refunds/?limit=2`, { headers: { authorization: `Bearer ${references.faulty.tokens.admin}`, 'polar-version': '2026-10', 'accept-encoding': 'gzip' }, dispatcher: agent.compose(judgingInterceptor(judge, (v) => verdicts.push(v))) });
       expect(answer.statusCode).toBe(200);
       await answer.body.arrayBuffer();
     } finally {
