@@ -291,10 +291,16 @@ function resolveObject(doc: Schema, value: Schema, pointer: string): { value: Sc
  */
 const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: true, validateSchema: false, discriminator: false, logger: false, inlineRefs: false, code: { source: true } } as const;
 const AJV_OPTIONS_KEY = JSON.stringify(AJV_OPTIONS);
+/**
+ * The options of the first, verdict-only validators: the same but `allErrors: false`, so that an
+ * alternative of an `anyOf` that does not hold is left at its first error instead of being walked
+ * whole. A body it rejects is validated again by the `allErrors` validator, for every error.
+ */
+const FIRST_ERROR_OPTIONS = { ...AJV_OPTIONS, allErrors: false } as const;
+const FIRST_ERROR_OPTIONS_KEY = JSON.stringify(FIRST_ERROR_OPTIONS);
 
-function newAjv(openapi: string, unknownFormats: readonly string[]): Ajv {
+function newAjv(openapi: string, unknownFormats: readonly string[], options: typeof AJV_OPTIONS | typeof FIRST_ERROR_OPTIONS = AJV_OPTIONS): Ajv {
   // logger false: a format no validator knows is noted once in LoadedSpec.notes, not per schema.
-  const options = AJV_OPTIONS;
   // Documents are upgraded to OAS 3.1 at load (JSON Schema 2020-12); an older one keeps draft-07 with `nullable`.
   const ajv: Ajv = openapi.startsWith('3.0') ? new Ajv(options) : (new Ajv2020(options) as unknown as Ajv);
   addFormats(ajv);
@@ -444,8 +450,10 @@ const SWAGGER_PARSER_VERSION: string = (() => {
  * the system's temporary directory (per user). Entries are named by content hash, so they never go stale.
  */
 export function specCacheDir(): string {
-  return process.env.CONFORMANCE_CACHE_DIR ?? path.join(os.tmpdir(), `billing-api-conformance-${os.userInfo().uid}`);
+  // os.userInfo() asks the system every time: the user's folder is read once per process.
+  return process.env.CONFORMANCE_CACHE_DIR ?? (userCacheDir ??= path.join(os.tmpdir(), `billing-api-conformance-${os.userInfo().uid}`));
 }
+let userCacheDir: string | undefined;
 
 /**
  * A document as validation leaves it: the parsed text (for ajv's `$ref`s) and its dereferenced
@@ -613,16 +621,26 @@ function prepared(absolute: string, file: string, { parsed, dereferenced, declar
   const schemes: Record<string, Schema> = dereferenced.components?.securitySchemes ?? {};
   // Made with the first response validated: adding the document walks all of it, which a reference
   // server that never validates a response should not pay for at every start.
-  let ajv: Ajv | undefined;
-  const ajvOf = (): Ajv => {
-    if (!ajv) {
-      ajv = newAjv(parsed.openapi, unknownFormats);
+  const ajvs: { all?: Ajv; first?: Ajv } = {};
+  let responseDocument: Schema | undefined;
+  const ajvOf = (which: 'all' | 'first'): Ajv => {
+    let made = ajvs[which];
+    if (!made) {
+      made = newAjv(parsed.openapi, unknownFormats, which === 'all' ? AJV_OPTIONS : FIRST_ERROR_OPTIONS);
       // Responses: a writeOnly property is never required in them; a discriminator picks the alternative.
-      ajv.addSchema(withDiscriminators(withoutHiddenRequired(parsed, 'writeOnly')), DOC_ID);
+      responseDocument ??= withDiscriminators(withoutHiddenRequired(parsed, 'writeOnly'));
+      made.addSchema(responseDocument, DOC_ID);
+      ajvs[which] = made;
     }
-    return ajv;
+    return made;
   };
-  const validators = new Map<string, ValidateFunction | null>();
+  /** Per response: the verdict-only validator and, made at the first body it rejects, the every-error one. */
+  const validators = new Map<string, { ref: string; first: ValidateFunction; all?: ValidateFunction } | null>();
+  const compileResponse = (which: 'all' | 'first', ref: string): ValidateFunction =>
+    timed('document', () =>
+      // Kept between processes by the document's content (core/spec/validator-cache.ts).
+      compileCached(ajvOf(which), { $ref: ref }, cacheKey === undefined ? undefined : `${cacheKey}\0${which === 'all' ? AJV_OPTIONS_KEY : FIRST_ERROR_OPTIONS_KEY}\0${ref}`, specCacheDir()),
+    );
 
   const operations: Operation[] = [];
   for (const [template, pathItem] of Object.entries<Schema>(dereferenced.paths ?? {})) {
@@ -707,17 +725,16 @@ function prepared(absolute: string, file: string, { parsed, dereferenced, declar
         const rawOp = resolveObject(parsed, parsed.paths?.[operation.path]?.[operation.method.toLowerCase()], opPointer);
         const response = resolveObject(parsed, rawOp.value?.responses?.[statusKey], `${rawOp.pointer}/responses/${escapePointer(statusKey)}`);
         const media = response.value?.content?.[mediaType];
-        validate = media?.schema
-          ? timed('document', () => {
-              const ref = `${DOC_ID}#${response.pointer}/content/${escapePointer(mediaType)}/schema`;
-              // Kept between processes by the document's content (core/spec/validator-cache.ts).
-              return compileCached(ajvOf(), { $ref: ref }, cacheKey === undefined ? undefined : `${cacheKey}\0${AJV_OPTIONS_KEY}\0${ref}`, specCacheDir());
-            })
-          : null;
+        if (media?.schema) {
+          const ref = `${DOC_ID}#${response.pointer}/content/${escapePointer(mediaType)}/schema`;
+          validate = { ref, first: compileResponse('first', ref) };
+        } else validate = null;
         validators.set(key, validate);
       }
       if (!validate) return undefined;
-      return validate(body) ? { ok: true } : { ok: false, errors: [...(validate.errors ?? [])] };
+      if (validate.first(body)) return { ok: true };
+      validate.all ??= compileResponse('all', validate.ref);
+      return validate.all(body) ? { ok: true } : { ok: false, errors: [...(validate.all.errors ?? [])] };
     },
   };
   const rate = dereferenced.info?.['x-rate-limit'];
