@@ -1,6 +1,11 @@
 import type { Check, Finding } from '../core/types.js';
-import { documentsObject, listed, objectsIn, own, successJson, type JsonObject, type ObjectSchemaView } from './response-objects.js';
+import { documentsObject, listed, objectsIn, own, successJson, type JsonObject, type LocatedObject, type ObjectSchemaView } from './response-objects.js';
 import { brief } from './support.js';
+
+/** The path of a place followed by a dot (`items[0].`), or nothing for the body itself. */
+function prefixOf(place: LocatedObject): string {
+  return place.path ? `${place.path}.` : '';
+}
 
 function sameId(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
@@ -41,21 +46,23 @@ export const embeddedReferencesConsistent: Check = {
     if (body === undefined) return [];
     const mismatches: string[] = [];
     const foreignPrices: string[] = [];
-    for (const { path, object } of objectsIn(body)) {
-      const at = path ? `${path}.` : '';
-      for (const [key, embedded] of Object.entries(object)) {
+    for (const place of objectsIn(body)) {
+      const { object } = place;
+      for (const key in object) {
+        if (!Object.hasOwn(object, key)) continue;
+        const embedded = object[key];
         if (embedded === null || typeof embedded !== 'object' || Array.isArray(embedded) || !Object.hasOwn(object, `${key}_id`)) continue;
         const embeddedId = own(embedded as JsonObject, 'id');
         const named = object[`${key}_id`];
         if (typeof embeddedId !== 'string' || (named !== null && typeof named !== 'string')) continue;
-        if (named === null || !sameId(embeddedId, named)) mismatches.push(`${at}${key}.id ${brief(embeddedId)} but ${at}${key}_id ${brief(named)}`);
+        if (named === null || !sameId(embeddedId, named)) mismatches.push(`${prefixOf(place)}${key}.id ${brief(embeddedId)} but ${prefixOf(place)}${key}_id ${brief(named)}`);
       }
       const productId = own(object, 'id');
       if (!isProduct(object) || typeof productId !== 'string') continue;
       (object.prices as unknown[]).forEach((price, i) => {
         const priceProductId = price !== null && typeof price === 'object' ? own(price as JsonObject, 'product_id') : undefined;
         if (typeof priceProductId === 'string' && !sameId(priceProductId, productId)) {
-          foreignPrices.push(`${at}prices[${i}].product_id ${brief(priceProductId)} in product ${brief(productId)}`);
+          foreignPrices.push(`${prefixOf(place)}prices[${i}].product_id ${brief(priceProductId)} in product ${brief(productId)}`);
         }
       });
     }

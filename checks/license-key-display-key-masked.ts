@@ -23,11 +23,12 @@ export const licenseKeyDisplayKeyMasked: Check = {
     const body = successJson(exchange);
     if (body === undefined) return [];
     const revealing: string[] = [];
-    for (const { path, object } of objectsIn(body)) {
+    for (const place of objectsIn(body)) {
+      const { object } = place;
       const key = own(object, 'key');
       const displayKey = own(object, 'display_key');
       if (typeof key === 'string' && key !== '' && typeof displayKey === 'string' && displayKey.includes(key)) {
-        revealing.push(`${path || 'body'} (id ${brief(own(object, 'id'))})`);
+        revealing.push(`${place.path || 'body'} (id ${brief(own(object, 'id'))})`);
       }
     }
     if (!revealing.length) return [];

@@ -23,10 +23,11 @@ export const productMeterIntervalCountNull: Check = {
     const body = successJson(exchange);
     if (body === undefined) return [];
     const wrong: string[] = [];
-    for (const { path, object } of objectsIn(body)) {
+    for (const place of objectsIn(body)) {
+      const { object } = place;
       const count = own(object, 'meter_interval_count');
       if (own(object, 'meter_interval') === null && count !== undefined && count !== null) {
-        wrong.push(`${path || 'body'} (id ${brief(own(object, 'id'))}): meter_interval_count ${brief(count)}`);
+        wrong.push(`${place.path || 'body'} (id ${brief(own(object, 'id'))}): meter_interval_count ${brief(count)}`);
       }
     }
     if (!wrong.length) return [];

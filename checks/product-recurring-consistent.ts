@@ -1,6 +1,11 @@
 import type { Check, Finding } from '../core/types.js';
-import { documentsObject, listed, objectsIn, own, successJson } from './response-objects.js';
+import { documentsObject, listed, objectsIn, own, successJson, type LocatedObject } from './response-objects.js';
 import { brief } from './support.js';
+
+/** Where a product is, for a message: its path (or `body`) and its id. */
+function placeOf(place: LocatedObject): string {
+  return `${place.path || 'body'} (id ${brief(own(place.object, 'id'))})`;
+}
 
 /**
  * A product (an object with is_recurring, at any depth: list items and the products embedded in
@@ -26,14 +31,14 @@ export const productRecurringConsistent: Check = {
     if (body === undefined) return [];
     const mismatched: string[] = [];
     const counted: string[] = [];
-    for (const { path, object } of objectsIn(body)) {
+    for (const place of objectsIn(body)) {
+      const { object } = place;
       const isRecurring = own(object, 'is_recurring');
       if (typeof isRecurring !== 'boolean' || !Object.hasOwn(object, 'recurring_interval')) continue;
       const interval = object.recurring_interval;
-      const where = `${path || 'body'} (id ${brief(own(object, 'id'))})`;
-      if (isRecurring !== (interval !== null)) mismatched.push(`${where}: is_recurring ${isRecurring}, recurring_interval ${brief(interval)}`);
+      if (isRecurring !== (interval !== null)) mismatched.push(`${placeOf(place)}: is_recurring ${isRecurring}, recurring_interval ${brief(interval)}`);
       const count = own(object, 'recurring_interval_count');
-      if (interval === null && count !== undefined && count !== null) counted.push(`${where}: recurring_interval null, recurring_interval_count ${brief(count)}`);
+      if (interval === null && count !== undefined && count !== null) counted.push(`${placeOf(place)}: recurring_interval null, recurring_interval_count ${brief(count)}`);
     }
     const findings: Finding[] = [];
     if (mismatched.length) {

@@ -25,10 +25,11 @@ export const referencedProductNotDeletable: Check = {
     const body = successJson(exchange);
     if (body === undefined) return [];
     const deletable: string[] = [];
-    for (const { path, object } of objectsIn(body)) {
+    for (const place of objectsIn(body)) {
+      const { object } = place;
       if (!isSubscription(object)) continue;
       const product = namedProduct(object);
-      if (product && own(product, 'is_deletable') === true) deletable.push(`${path || 'body'}.product ${brief(product.id)}`);
+      if (product && own(product, 'is_deletable') === true) deletable.push(`${place.path || 'body'}.product ${brief(product.id)}`);
     }
     if (!deletable.length) return [];
     return [{

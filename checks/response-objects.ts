@@ -89,7 +89,11 @@ function walkObjects(value: unknown, path: string): LocatedObject[] {
   // `owner` is the closest object above, `steps` the keys and indexes from it (arrays between objects).
   const visit = (node: unknown, owner: Place | string, steps: readonly (string | number)[]): void => {
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) visit(node[i], owner, [...steps, i]);
+      for (let i = 0; i < node.length; i++) {
+        const item: unknown = node[i];
+        // Only containers hold objects: a scalar item costs no step.
+        if (typeof item === 'object' && item !== null) visit(item, owner, [...steps, i]);
+      }
       return;
     }
     if (!isObject(node)) return;
@@ -98,7 +102,9 @@ function walkObjects(value: unknown, path: string): LocatedObject[] {
     const place = new Place(node, parent, steps.at(-1));
     found.push(place);
     for (const key in node) {
-      if (Object.hasOwn(node, key) && !isFreeFormKey(key)) visit(node[key], place, [key]);
+      if (!Object.hasOwn(node, key)) continue;
+      const child = node[key];
+      if (typeof child === 'object' && child !== null && !isFreeFormKey(key)) visit(child, place, [key]);
     }
   };
   visit(value, path, []);

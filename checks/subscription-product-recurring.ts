@@ -23,10 +23,11 @@ export const subscriptionProductRecurring: Check = {
     const body = successJson(exchange);
     if (body === undefined) return [];
     const oneTime: string[] = [];
-    for (const { path, object } of objectsIn(body)) {
+    for (const place of objectsIn(body)) {
+      const { object } = place;
       if (!isSubscription(object)) continue;
       const product = namedProduct(object);
-      if (product && own(product, 'is_recurring') === false) oneTime.push(`${path || 'body'} (id ${brief(own(object, 'id'))}): product ${brief(product.id)}`);
+      if (product && own(product, 'is_recurring') === false) oneTime.push(`${place.path || 'body'} (id ${brief(own(object, 'id'))}): product ${brief(product.id)}`);
     }
     if (!oneTime.length) return [];
     return [{

@@ -44,12 +44,60 @@ export function bodyTimestamps(body: unknown): readonly BodyTimestamp[] {
 /** {@link bodyTimestamps} of each body already walked (a cached read is judged again by every case that gets it). */
 const timestampsOf = new WeakMap<object, readonly BodyTimestamp[]>();
 
+/** A container (object or array) on the way down a body: its parent and the key or index that reached it. */
+interface Step {
+  readonly parent: Step | undefined;
+  readonly key: string | number;
+}
+
+/** A timestamp found by {@link walkTimestamps}; its path is written only when a message asks for it. */
+class FoundTimestamp implements BodyTimestamp {
+  readonly value: string;
+  readonly fraction: string;
+  readonly #at: Step;
+  #path: string | undefined;
+
+  constructor(value: string, fraction: string, at: Step) {
+    this.value = value;
+    this.fraction = fraction;
+    this.#at = at;
+  }
+
+  get path(): string {
+    if (this.#path === undefined) {
+      const chain: (string | number)[] = [];
+      for (let step: Step | undefined = this.#at; step; step = step.parent) chain.push(step.key);
+      this.#path = chainPath(chain.reverse());
+    }
+    return this.#path;
+  }
+}
+
+/** The fraction of each date-time text already read (null: not an RFC 3339 date-time); bounded like the UTC check's. */
+const fractions = new Map<string, string | null>();
+const MAX_FRACTIONS = 50_000;
+
+/** The fractional digits of a date-time text (`''` without), or null when it is no RFC 3339 date-time. */
+function fractionOf(text: string): string | null {
+  let fraction = fractions.get(text);
+  if (fraction === undefined) {
+    const match = DATE_TIME.exec(text);
+    fraction = match ? (match[1] ?? '') : null;
+    if (fractions.size >= MAX_FRACTIONS) fractions.clear();
+    fractions.set(text, fraction);
+  }
+  return fraction;
+}
+
 function walkTimestamps(body: unknown): BodyTimestamp[] {
   const found: BodyTimestamp[] = [];
-  // Paths are written only for the timestamps found: a path is the chain of keys and indexes to them.
-  const walk = (value: unknown, chain: readonly (string | number)[]): void => {
+  // Depth first, keys in order; a container is one step of a chain, so that no path is written while walking.
+  const walk = (value: unknown, at: Step | undefined): void => {
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) walk(value[i], [...chain, i]);
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item === 'object' && item !== null) walk(item, { parent: at, key: i });
+      }
       return;
     }
     if (typeof value !== 'object' || value === null) return;
@@ -57,15 +105,16 @@ function walkTimestamps(body: unknown): BodyTimestamp[] {
     for (const key in record) {
       if (!Object.hasOwn(record, key) || CLIENT_DATA.has(key)) continue;
       const child = record[key];
-      if (key.endsWith('_at') && typeof child === 'string') {
-        const match = DATE_TIME.exec(child);
-        if (match) found.push({ path: chainPath([...chain, key]), value: child, fraction: match[1] ?? '' });
+      if (typeof child === 'string') {
+        if (!key.endsWith('_at')) continue;
+        const fraction = fractionOf(child);
+        if (fraction !== null) found.push(new FoundTimestamp(child, fraction, { parent: at, key }));
         continue;
       }
-      if (typeof child === 'object' && child !== null) walk(child, [...chain, key]);
+      if (typeof child === 'object' && child !== null) walk(child, { parent: at, key });
     }
   };
-  walk(body, []);
+  walk(body, undefined);
   return found;
 }
 

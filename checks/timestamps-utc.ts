@@ -69,11 +69,14 @@ export const timestampsUtc: Check = {
     const body = successJson(exchange);
     if (body === undefined) return [];
     const wrong: Record<'not_date_time' | 'not_utc', string[]> = { not_date_time: [], not_utc: [] };
-    for (const { path, object } of objectsIn(body)) {
-      for (const [key, value] of Object.entries(object)) {
-        if (!isTimestampField(key) || typeof value !== 'string') continue;
+    for (const place of objectsIn(body)) {
+      const { object } = place;
+      for (const key in object) {
+        if (!Object.hasOwn(object, key) || !isTimestampField(key)) continue;
+        const value = object[key];
+        if (typeof value !== 'string') continue;
         const problem = timestampProblem(value);
-        if (problem) wrong[problem].push(`${path ? `${path}.` : ''}${key} = ${brief(value)}`);
+        if (problem) wrong[problem].push(`${place.path ? `${place.path}.` : ''}${key} = ${brief(value)}`);
       }
     }
     const findings: Finding[] = [];
