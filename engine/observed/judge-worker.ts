@@ -6,6 +6,7 @@
  * verdict) and `{id, results: true}` (close the recording; the reply is the results).
  * @see docs/observed.md (Performance)
  */
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadSpec } from '../../core/spec/load.js';
 import type { Role } from '../../core/types.js';
@@ -27,12 +28,26 @@ export interface JudgeWorkerData {
   record?: string;
 }
 
+/** The judging thread's nice value on Linux (0 normal, 19 lowest). */
+const JUDGE_NICE = 19;
+
 type Message =
   | { id: number; exchange: ObservedExchange; startedAt: string }
   | { id: number; request: ObservedExchange['request']; answer: RawAnswer; startedAt: string }
   | { id: number; results: true };
 
 const data = workerData as JudgeWorkerData;
+// Forwarding comes first: on Linux a thread has a nice value of its own (setpriority of thread 0 is
+// the calling thread), so the judging thread yields the CPU to the proxy's forwarding thread when
+// they compete, and judging waits instead of the client. Elsewhere the call would lower the whole
+// process, so it is not made.
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(0, JUDGE_NICE);
+  } catch {
+    // Not allowed here: judged at the process's priority.
+  }
+}
 let judge: ObservedJudge;
 let recorder: HarRecorder | undefined;
 try {

@@ -108,8 +108,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     count++;
     while (backlog >= MAX_BACKLOG) await new Promise<void>((resolve) => drained.push(resolve));
     const startedAt = new Date();
+    // A request that announces no body (neither length nor chunks) has none to read.
     const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) for await (const chunk of req) chunks.push(chunk as Buffer);
+    else req.resume();
     const requestBody = chunks.length ? Buffer.concat(chunks) : undefined;
     const forwarded: Record<string, string | string[]> = {};
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -124,9 +126,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const request: HttpRequest = { method: req.method ?? 'GET', url: `${base}${req.url ?? '/'}`, headers, ...(requestBody ? { body: requestBody.toString('utf8') } : {}) };
     const sent = performance.now();
     let answer: Awaited<ReturnType<typeof undiciRequest>>;
+    // One controller per exchange, released at its end: AbortSignal.timeout would keep a timer and a
+    // signal alive for the whole timeout after every answer (thousands at a busy suite's rate).
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
     try {
-      answer = await undiciRequest(request.url, { method: request.method as 'GET', headers: forwarded, body: requestBody, dispatcher: agent, signal: AbortSignal.timeout(timeoutMs) });
+      answer = await undiciRequest(request.url, { method: request.method as 'GET', headers: forwarded, body: requestBody, dispatcher: agent, signal: controller.signal });
     } catch (error) {
+      clearTimeout(deadline);
       const err = error as Error & { code?: string };
       const code = err.name === 'TimeoutError' ? 'CNF_TIMEOUT' : (err.code ?? (err.cause as { code?: string } | undefined)?.code ?? err.name);
       const transportError = { code, message: err.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : err.message };
@@ -150,6 +157,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const err = error as Error & { code?: string };
       transportError = { code: err.name === 'TimeoutError' ? 'CNF_TIMEOUT' : (err.code ?? err.name), message: err.message };
     }
+    clearTimeout(deadline);
     const elapsedMs = Math.round((performance.now() - sent) * 1000) / 1000;
     const raw = Buffer.concat(kept);
     if (!options.strict) {
