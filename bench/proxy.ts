@@ -33,6 +33,8 @@ export const PROXY_BARS = {
  * an exchange, not the queue of a judge that a closed loop outruns (that row is shown beside).
  */
 export const PACED_RATE = 500;
+/** Pairs of paced windows (direct, then through the proxy) whose median pair is judged. */
+const PACED_PAIRS = 3;
 
 /** The list page of the latency rows. */
 export const PROXY_PATH = '/v1/products/?limit=10';
@@ -71,22 +73,33 @@ export async function proxyRows(referenceUrl: string, headers: Record<string, st
     row([`GET ${PROXY_PATH} through the proxy, as fast as answered`, whole(through.rps), ms(through.p50), ms(through.p99), String(through.failures)]);
     out(`  (shown: a closed loop sends the next request as soon as an answer comes, so through the proxy it runs at the judge's pace, every exchange judged, and the latency is the judge's queue)`);
     // Judged: the same page at a fixed rate over 50 connections, open loop, timed to the microsecond.
+    // A few milliseconds of p99 over 1,500 exchanges are the 15 slowest, which one pause of the
+    // machine (or of this process, which sends the load) moves: the direct and proxied windows are
+    // measured in turn, PACED_PAIRS times, and the median pair's figures are judged (all are printed).
     await pacedLoad(referenceUrl, PROXY_PATH, headers, 50, PACED_RATE, warmUpS);
-    const pacedDirect = await pacedLoad(referenceUrl, PROXY_PATH, headers, 50, PACED_RATE, durationS);
     await pacedLoad(proxy.url, PROXY_PATH, headers, 50, PACED_RATE, warmUpS);
-    const pacedThrough = await pacedLoad(proxy.url, PROXY_PATH, headers, 50, PACED_RATE, durationS);
+    const pairs: { direct: PacedResult; through: PacedResult; addedP50: number; addedP99: number }[] = [];
+    for (let i = 0; i < PACED_PAIRS; i++) {
+      const direct = await pacedLoad(referenceUrl, PROXY_PATH, headers, 50, PACED_RATE, durationS);
+      const through = await pacedLoad(proxy.url, PROXY_PATH, headers, 50, PACED_RATE, durationS);
+      pairs.push({ direct, through, addedP50: quantile(through.latencies, 0.5) - quantile(direct.latencies, 0.5), addedP99: quantile(through.latencies, 0.99) - quantile(direct.latencies, 0.99) });
+    }
     const paced = (label: string, r: PacedResult) => row([label, whole(r.rps), ms(quantile(r.latencies, 0.5)), ms(quantile(r.latencies, 0.99)), String(r.failures)]);
-    paced(`GET ${PROXY_PATH} direct, ${PACED_RATE} req/s`, pacedDirect);
-    paced(`GET ${PROXY_PATH} through the proxy, ${PACED_RATE} req/s`, pacedThrough);
-    const addedP50 = quantile(pacedThrough.latencies, 0.5) - quantile(pacedDirect.latencies, 0.5);
-    const addedP99 = quantile(pacedThrough.latencies, 0.99) - quantile(pacedDirect.latencies, 0.99);
-    out(`  added by the proxy at ${PACED_RATE} req/s over 50 connections: ${ms(addedP50)} ms to the median, ${ms(addedP99)} ms to the p99`);
+    pairs.forEach((pair, i) => {
+      paced(`GET ${PROXY_PATH} direct, ${PACED_RATE} req/s (${i + 1})`, pair.direct);
+      paced(`GET ${PROXY_PATH} through the proxy, ${PACED_RATE} req/s (${i + 1})`, pair.through);
+    });
+    const middle = <T>(values: T[], by: (value: T) => number): number => by([...values].sort((a, b) => by(a) - by(b))[values.length >> 1]!);
+    const addedP50 = middle(pairs, (p) => p.addedP50);
+    const addedP99 = middle(pairs, (p) => p.addedP99);
+    const pacedFailures = pairs.reduce((sum, p) => sum + p.through.failures, 0);
+    out(`  added by the proxy at ${PACED_RATE} req/s over 50 connections, median of ${PACED_PAIRS} pairs of windows: ${ms(addedP50)} ms to the median, ${ms(addedP99)} ms to the p99 (pairs: ${pairs.map((p) => `+${ms(p.addedP50)}/+${ms(p.addedP99)}`).join(', ')})`);
     const one = async (origin: string) => median(await latencies(origin, PROXY_PATH, headers, 500));
     await one(referenceUrl);
     await one(proxy.url);
     const alone = { direct: await one(referenceUrl), through: await one(proxy.url) };
     out(`  one request at a time on one connection (median of 500): direct ${ms(alone.direct)} ms, through the proxy ${ms(alone.through)} ms (+${ms(alone.through - alone.direct)} ms)`);
-    judge(through.failures === 0 && pacedThrough.failures === 0, `proxy at 50 connections: every answer through it 2xx (${through.failures + pacedThrough.failures} not)`);
+    judge(through.failures === 0 && pacedFailures === 0, `proxy at 50 connections: every answer through it 2xx (${through.failures + pacedFailures} not)`);
     judge(addedP50 <= PROXY_BARS.maxAddedP50Ms, `proxy adds ${ms(addedP50)} ms to the median of GET ${PROXY_PATH} at ${PACED_RATE} req/s over 50 connections (bar <= ${PROXY_BARS.maxAddedP50Ms} ms)`);
     judge(addedP99 <= PROXY_BARS.maxAddedP99Ms, `proxy adds ${ms(addedP99)} ms to the p99 of GET ${PROXY_PATH} at ${PACED_RATE} req/s over 50 connections (bar <= ${PROXY_BARS.maxAddedP99Ms} ms)`);
   } finally {
