@@ -101,8 +101,15 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
     flushWork(run.timingsDir);
   });
 
+  // Cells of the safe operations run side by side (vitest's maxConcurrency at a time), so that one
+  // cell's judging overlaps another's wait on the target; the verdicts do not depend on it (each
+  // cell draws from its own seed, reads change nothing, and judged cells are kept by operation and
+  // check). A paced target keeps one cell at a time: pacing is per process, and cells side by side
+  // would share the rate and wait out their timeouts. Bursts and writes are one at a time too.
+  const concurrent = scope === 'safe' && !run.target.requestsPerSecond && !needs.includes('burst');
+  const block = concurrent ? describe.concurrent : describe;
   for (const operation of operations) {
-    describe(operation.operationId, () => {
+    block(operation.operationId, () => {
       let harvest: Harvest | undefined;
       let evidence: Promise<WriteEvidence[]> | undefined;
       beforeAll(async () => {

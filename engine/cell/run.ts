@@ -80,32 +80,34 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
   }
   let n = 0;
   const observed = observer();
-  // The time fast-check spends outside `evaluate` is drawing cases (core/timings.ts).
-  let evaluating = 0;
+  // Drawing cases (core/timings.ts): fast-check draws the next case between one `evaluate`'s end
+  // and the next one's start, synchronously; timed so, and not as the cell's time outside
+  // `evaluate`, since cells run side by side (engine/suite.ts) and that time is theirs too.
+  let drawingSince = performance.now();
   const evaluate = async (caseInput: CaseInput): Promise<{ findings: Finding[]; exchange: Exchange }> => {
-    const started = performance.now();
+    addWork('generation', performance.now() - drawingSince);
     const base = testCase(operation, target, caseInput, role, check.needs, n++);
     cell.cases++;
     const { exchange, history } = await gatherEvidence(client, operation, check, base);
     [...history, exchange].forEach(observed.add);
     const findings = timed('judging', () => judgeEvidence(check, ctx, exchange, history));
-    evaluating += performance.now() - started;
+    drawingSince = performance.now();
     return { findings, exchange };
   };
 
   const numRuns = PROBES.has(check.needs) ? 1 : isWalk ? Math.max(3, Math.round(input.runs / 10)) : input.runs;
-  const checking = performance.now();
+  drawingSince = performance.now();
   const details = await fc.check(
     fc.asyncProperty(inputs, async (caseInput) => (await evaluate(caseInput)).findings.length === 0),
     { seed: input.seed, numRuns: numRuns + examples.length, examples },
   );
-  addWork('generation', Math.max(0, performance.now() - checking - evaluating));
   cell.observed = observed.result();
   if (!details.failed) return cell;
   if (!details.counterexample) {
     throw new HarnessError('CNF_ERR_RUNNER', `check ${check.id} threw on ${operation.operationId}: ${String(details.errorInstance)}`, { cause: details.errorInstance });
   }
   const [failing] = details.counterexample;
+  drawingSince = performance.now();
   const { findings, exchange } = await evaluate(failing);
   return placeFindings(input, cell, findings, exchange, details.counterexamplePath ?? undefined);
 }
