@@ -80,25 +80,18 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
   }
   let n = 0;
   const observed = observer();
-  // Drawing cases (core/timings.ts): fast-check draws the next case between one `evaluate`'s end
-  // and the next one's start, synchronously; timed so, and not as the cell's time outside
-  // `evaluate`, since cells run side by side (engine/suite.ts) and that time is theirs too.
-  let drawingSince = performance.now();
   const evaluate = async (caseInput: CaseInput): Promise<{ findings: Finding[]; exchange: Exchange }> => {
-    addWork('generation', performance.now() - drawingSince);
     const base = testCase(operation, target, caseInput, role, check.needs, n++);
     cell.cases++;
     const { exchange, history } = await gatherEvidence(client, operation, check, base);
     [...history, exchange].forEach(observed.add);
     const findings = timed('judging', () => judgeEvidence(check, ctx, exchange, history));
-    drawingSince = performance.now();
     return { findings, exchange };
   };
 
   const numRuns = PROBES.has(check.needs) ? 1 : isWalk ? Math.max(3, Math.round(input.runs / 10)) : input.runs;
-  drawingSince = performance.now();
   const details = await fc.check(
-    fc.asyncProperty(inputs, async (caseInput) => (await evaluate(caseInput)).findings.length === 0),
+    fc.asyncProperty(timedDrawing(inputs), async (caseInput) => (await evaluate(caseInput)).findings.length === 0),
     { seed: input.seed, numRuns: numRuns + examples.length, examples },
   );
   cell.observed = observed.result();
@@ -107,7 +100,51 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
     throw new HarnessError('CNF_ERR_RUNNER', `check ${check.id} threw on ${operation.operationId}: ${String(details.errorInstance)}`, { cause: details.errorInstance });
   }
   const [failing] = details.counterexample;
-  drawingSince = performance.now();
   const { findings, exchange } = await evaluate(failing);
   return placeFindings(input, cell, findings, exchange, details.counterexamplePath ?? undefined);
+}
+
+/**
+ * The same arbitrary, its drawing and shrinking timed as `generation` (core/timings.ts): the time
+ * fast-check spends in the arbitrary itself, which cells running side by side (engine/suite.ts)
+ * cannot blur as they would the time between two cases.
+ */
+function timedDrawing<T>(inner: fc.Arbitrary<T>): fc.Arbitrary<T> {
+  return new TimedArbitrary(inner);
+}
+
+class TimedArbitrary<T> extends fc.Arbitrary<T> {
+  readonly #inner: fc.Arbitrary<T>;
+
+  constructor(inner: fc.Arbitrary<T>) {
+    super();
+    this.#inner = inner;
+  }
+
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    const started = performance.now();
+    try {
+      return this.#inner.generate(mrng, biasFactor);
+    } finally {
+      addWork('generation', performance.now() - started);
+    }
+  }
+
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.#inner.canShrinkWithoutContext(value);
+  }
+
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    const candidates = this.#inner.shrink(value, context)[Symbol.iterator]();
+    function* timedCandidates(): Generator<fc.Value<T>> {
+      for (;;) {
+        const started = performance.now();
+        const next = candidates.next();
+        addWork('generation', performance.now() - started);
+        if (next.done) return;
+        yield next.value;
+      }
+    }
+    return new fc.Stream(timedCandidates());
+  }
 }
