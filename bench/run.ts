@@ -201,7 +201,7 @@ async function main(): Promise<void> {
     out();
 
     // 2c. The conformance proxy beside the direct reference (bench/proxy.ts).
-    await proxyRows(referenceServer.url, { ...headers, 'accept-encoding': 'gzip, deflate, br' }, { out, judge }, WARM_UP_S, DURATION_S);
+    await proxyRows(referenceServer.url, { ...headers, 'accept-encoding': 'gzip, deflate, br' }, { out, judge, judgeRow }, WARM_UP_S, DURATION_S);
 
     // 2b. The mixed workload, against the same Prism.
     await mixedWorkload(prism.url, headers);
