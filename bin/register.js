@@ -14,7 +14,8 @@ const nativeTypeScript = Boolean(process.features.typescript) && typeof register
 if (nativeTypeScript) {
   registerHooks({
     resolve(specifier, context, nextResolve) {
-      if (specifier.startsWith('.') && specifier.endsWith('.js') && context.parentURL?.endsWith('.ts')) {
+      // A parent's URL may carry a query (vitest's native runner adds `?vitest=`).
+      if (specifier.startsWith('.') && specifier.endsWith('.js') && context.parentURL?.replace(/[?#].*$/, '').endsWith('.ts')) {
         try {
           return nextResolve(`${specifier.slice(0, -3)}.ts`, context);
         } catch {
