@@ -10,7 +10,11 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 
-/** The kinds of work a worker adds up, in milliseconds summed over the worker's (sequential) work. */
+/**
+ * The kinds of work a worker adds up, in milliseconds: `document`, `generation` and `judging` are
+ * synchronous, so they add up to CPU time of the worker; `waiting` is summed over the requests in
+ * flight (cells run several at a time, engine/suite.ts), so it can exceed the worker's wall time.
+ */
 export const WORK_PHASES = ['document', 'generation', 'waiting', 'judging'] as const;
 /** One of {@link WORK_PHASES}. */
 export type WorkPhase = (typeof WORK_PHASES)[number];
