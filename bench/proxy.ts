@@ -37,8 +37,8 @@ export const PROXY_BARS = {
  * an exchange, not the queue of a judge that a closed loop outruns (that row is shown beside).
  */
 export const PACED_RATE = 500;
-/** Pairs of paced windows (direct, then through the proxy) whose median pair is judged. */
-const PACED_PAIRS = 3;
+/** Rounds of paced windows (direct, the minimal proxy, the conformance proxy) whose median figures are judged. */
+const PACED_ROUNDS = 3;
 
 /** The list page of the latency rows. */
 export const PROXY_PATH = '/v1/products/?limit=10';
@@ -87,7 +87,7 @@ export async function proxyRows(referenceUrl: string, headers: Record<string, st
     // Judged: the same page at a fixed rate over 50 connections, open loop, timed to the microsecond.
     // A few milliseconds of p99 over 1,500 exchanges are the 15 slowest, which one pause of the
     // machine (or of this process, which sends the load) moves: the windows are measured in turn
-    // (direct, the minimal proxy, the conformance proxy), PACED_PAIRS times, and the median one's
+    // (direct, the minimal proxy, the conformance proxy), PACED_ROUNDS times, and the median one's
     // figures are judged (all are printed). The minimal proxy (bench/minimal-proxy.mjs: node:http
     // in, undici out, nothing judged) is the ceiling: what any second hop in Node adds here.
     await pacedLoad(referenceUrl, PROXY_PATH, headers, 50, PACED_RATE, warmUpS);
@@ -95,27 +95,27 @@ export async function proxyRows(referenceUrl: string, headers: Record<string, st
     await pacedLoad(proxy.url, PROXY_PATH, headers, 50, PACED_RATE, warmUpS);
     type Added = { p50: number; p99: number };
     const added = (through: PacedResult, direct: PacedResult): Added => ({ p50: quantile(through.latencies, 0.5) - quantile(direct.latencies, 0.5), p99: quantile(through.latencies, 0.99) - quantile(direct.latencies, 0.99) });
-    const pairs: { direct: PacedResult; minimal: PacedResult; through: PacedResult; ours: Added; ceiling: Added }[] = [];
-    for (let i = 0; i < PACED_PAIRS; i++) {
+    const rounds: { direct: PacedResult; minimal: PacedResult; through: PacedResult; ours: Added; ceiling: Added }[] = [];
+    for (let i = 0; i < PACED_ROUNDS; i++) {
       const direct = await pacedLoad(referenceUrl, PROXY_PATH, headers, 50, PACED_RATE, durationS);
       const bare = await pacedLoad(minimal.url, PROXY_PATH, headers, 50, PACED_RATE, durationS);
       const through = await pacedLoad(proxy.url, PROXY_PATH, headers, 50, PACED_RATE, durationS);
-      pairs.push({ direct, minimal: bare, through, ours: added(through, direct), ceiling: added(bare, direct) });
+      rounds.push({ direct, minimal: bare, through, ours: added(through, direct), ceiling: added(bare, direct) });
     }
     const paced = (label: string, r: PacedResult) => row([label, whole(r.rps), ms(quantile(r.latencies, 0.5)), ms(quantile(r.latencies, 0.99)), String(r.failures)]);
-    pairs.forEach((pair, i) => {
+    rounds.forEach((pair, i) => {
       paced(`GET ${PROXY_PATH} direct, ${PACED_RATE} req/s (${i + 1})`, pair.direct);
       paced(`GET ${PROXY_PATH} minimal proxy, ${PACED_RATE} req/s (${i + 1})`, pair.minimal);
       paced(`GET ${PROXY_PATH} through the proxy, ${PACED_RATE} req/s (${i + 1})`, pair.through);
     });
     const middle = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-    const addedP50 = middle(pairs.map((p) => p.ours.p50));
-    const addedP99 = middle(pairs.map((p) => p.ours.p99));
-    const ceilingP50 = middle(pairs.map((p) => p.ceiling.p50));
-    const ceilingP99 = middle(pairs.map((p) => p.ceiling.p99));
-    const pacedFailures = pairs.reduce((sum, p) => sum + p.through.failures, 0);
-    out(`  added at ${PACED_RATE} req/s over 50 connections, median of ${PACED_PAIRS} rounds: the proxy ${ms(addedP50)} ms to the median, ${ms(addedP99)} ms to the p99; the minimal proxy ${ms(ceilingP50)} and ${ms(ceilingP99)} ms`);
-    out(`    rounds (proxy / minimal proxy, added p50 and p99): ${pairs.map((p) => `+${ms(p.ours.p50)}/+${ms(p.ours.p99)} and +${ms(p.ceiling.p50)}/+${ms(p.ceiling.p99)}`).join('; ')}`);
+    const addedP50 = middle(rounds.map((p) => p.ours.p50));
+    const addedP99 = middle(rounds.map((p) => p.ours.p99));
+    const ceilingP50 = middle(rounds.map((p) => p.ceiling.p50));
+    const ceilingP99 = middle(rounds.map((p) => p.ceiling.p99));
+    const pacedFailures = rounds.reduce((sum, p) => sum + p.through.failures, 0);
+    out(`  added at ${PACED_RATE} req/s over 50 connections, median of ${PACED_ROUNDS} rounds: the proxy ${ms(addedP50)} ms to the median, ${ms(addedP99)} ms to the p99; the minimal proxy ${ms(ceilingP50)} and ${ms(ceilingP99)} ms`);
+    out(`    rounds (proxy / minimal proxy, added p50 and p99): ${rounds.map((p) => `+${ms(p.ours.p50)}/+${ms(p.ours.p99)} and +${ms(p.ceiling.p50)}/+${ms(p.ceiling.p99)}`).join('; ')}`);
     const one = async (origin: string) => median(await latencies(origin, PROXY_PATH, headers, 500));
     await one(referenceUrl);
     await one(proxy.url);
