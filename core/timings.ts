@@ -130,7 +130,7 @@ export function formatTimings(timings: RunTimings): string {
     `  suites            ${ms(timings.wall.suites)}  vitest running the suite files (${timings.workers} worker${timings.workers === 1 ? '' : 's'})`,
     `    document        ${ms(timings.work.document)}  loading the document, compiling validators (summed over workers)`,
     `    generation      ${ms(timings.work.generation)}  drawing cases`,
-    `    waiting         ${ms(timings.work.waiting)}  waiting on the target`,
+    `    waiting         ${ms(timings.work.waiting)}  waiting on the target (summed over the requests in flight)`,
     `    judging         ${ms(timings.work.judging)}  running the checks`,
     `  reporting         ${ms(timings.wall.reporting)}  writing the reports`,
     `  exchanges judged  ${timings.exchanges.toLocaleString('en-US')} (${Math.round(timings.exchangesPerSecond).toLocaleString('en-US')} per second of the suites)`,
