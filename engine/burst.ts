@@ -1,7 +1,8 @@
 /**
  * The evidence of `rate_limit_enforced`: one valid request sent many times at once from one client
  * address, past the harness's pacing and without waiting out 429s, followed by a pause so that the
- * rest of the run is not throttled.
+ * rest of the run is not throttled; a burst from an address of its own (the embedded reference's
+ * {@link BURST_SOURCE_ADDRESS}, which no other request of the run comes from) needs none.
  * @see spec/rules.yaml limits.rate; docs/usage.md (Pointing it at a target: the rate-limit check's burst)
  */
 import { createServer } from 'node:net';
@@ -78,8 +79,10 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
 
 /**
  * Sends `plan.requests` copies of a case at once over {@link BURST_CONNECTIONS} connections of
- * their own (from `plan.sourceAddress` when given), neither paced nor retried on 429, then waits
- * {@link pauseAfter} the burst. Each exchange's case id is `<case id>/b<n>`, and its `offsetMs` says
+ * their own (from `plan.sourceAddress` when given), neither paced nor retried on 429, then, when
+ * sent from the default address (the one the rest of the run comes from), waits {@link pauseAfter}
+ * the burst. From `plan.sourceAddress` it does not wait: the limit is per client address, and no
+ * other request of the run comes from that one (the embedded reference exempts the harness's own). Each exchange's case id is `<case id>/b<n>`, and its `offsetMs` says
  * when it was sent after the first. Never rejects for target behaviour: a request without an
  * answer within `target.timeoutMs` is an exchange with `transportError`.
  * @returns the exchanges in the order they were sent
@@ -134,6 +137,6 @@ export async function sendBurst(target: Target, operation: Operation, testCase: 
   } finally {
     await pool.close().catch(() => undefined);
   }
-  await new Promise((resolve) => setTimeout(resolve, pauseAfter(exchanges)));
+  if (!plan.sourceAddress) await new Promise((resolve) => setTimeout(resolve, pauseAfter(exchanges)));
   return exchanges;
 }
