@@ -639,7 +639,7 @@ function prepared(absolute: string, file: string, { parsed, dereferenced, declar
   const compileResponse = (which: 'all' | 'first', ref: string): ValidateFunction =>
     timed('document', () =>
       // Kept between processes by the document's content (core/spec/validator-cache.ts).
-      compileCached(ajvOf(which), { $ref: ref }, cacheKey === undefined ? undefined : `${cacheKey}\0${which === 'all' ? AJV_OPTIONS_KEY : FIRST_ERROR_OPTIONS_KEY}\0${ref}`, specCacheDir()),
+      compileCached(() => ajvOf(which), { $ref: ref }, cacheKey === undefined ? undefined : `${cacheKey}\0${which === 'all' ? AJV_OPTIONS_KEY : FIRST_ERROR_OPTIONS_KEY}\0${ref}`, specCacheDir()),
     );
 
   const operations: Operation[] = [];

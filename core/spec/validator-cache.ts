@@ -28,20 +28,23 @@ const AJV_VERSION: string = (() => {
 const FORMAT = 1;
 
 /**
- * The validator of `schema` in `ajv`: loaded from `dir` when a process compiled it before under
- * `key`, else compiled and kept there for the next process. Without a key (a document whose
- * content is not known by its text alone) it is compiled every time. A cache entry that cannot be
- * read, loaded or written costs only a compilation.
+ * The validator of `schema` in the ajv instance `ajvOf` makes: loaded from `dir` when a process
+ * compiled it before under `key`, else compiled and kept there for the next process. Without a key
+ * (a document whose content is not known by its text alone) it is compiled every time. A cache
+ * entry that cannot be read, loaded or written costs only a compilation.
+ * @param ajvOf the ajv instance holding the document, asked for only when a compilation is needed
+ *   (making one walks the whole document: about 60 to 170 ms for the bundled one)
  * @param key what identifies the schema: the document's content hash, the ajv options and the schema's `$ref`
  * @param dir the cache folder
  * @throws Error from ajv when the schema cannot be compiled
  */
-export function compileCached(ajv: Ajv, schema: object, key: string | undefined, dir: string): ValidateFunction {
-  if (key === undefined) return ajv.compile(schema);
+export function compileCached(ajvOf: () => Ajv, schema: object, key: string | undefined, dir: string): ValidateFunction {
+  if (key === undefined) return ajvOf().compile(schema);
   const digest = createHash('sha256').update(`${FORMAT}\0${AJV_VERSION}\0${key}`).digest('hex').slice(0, 32);
   const file = path.join(dir, `validator-${digest}.cjs`);
   const loaded = load(file);
   if (loaded) return loaded;
+  const ajv = ajvOf();
   const validate = ajv.compile(schema);
   try {
     const code = standaloneCode(ajv, validate);
