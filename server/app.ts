@@ -15,7 +15,7 @@ import { authenticate, authorize, issueDemoTokens, type DemoTokenName, type Prin
 import { compileBodyParser, FORM_MEDIA_TYPE, InvalidJsonBody, parseFormBody, UnreadBody } from './body.js';
 import { createControl, registerControlRoutes, type ReferenceControl } from './control.js';
 import { asBytes, encode, preferredCoding, type ContentCoding } from './content-coding.js';
-import { readDemoCache, writeDemoCache } from './demo-cache.js';
+import { readDemoCache, recallDemo, rememberDemo, writeDemoCache } from './demo-cache.js';
 import { seedDemoData, type DemoData, type DemoDataVariant } from './demo-data.js';
 import { notifyStoreChanged } from './events.js';
 import { resolveFaults, type FaultId, type FaultSet } from './faults.js';
@@ -225,8 +225,12 @@ async function openSeededStore(options: BuildAppOptions): Promise<{ store: Store
   if (opened.restored) return { ...opened, seeding: cached?.seeding ?? seedingOf(seedValue) };
   const restored = cached?.store();
   if (cached && restored) return { store: restored, restored: false, seeding: cached.seeding };
+  // Without a state file, a seed this process drew before is restored from its snapshot.
+  const recalled = options.stateFile === undefined ? recallDemo(seedValue, variant, options.clock) : undefined;
+  if (recalled) return { store: recalled.store, restored: false, seeding: recalled.seeding };
   const seeding = seed(opened.store, variant);
   if (seedValue === CACHED_SEED && variant === 'default') await writeDemoCache(opened.store, seeding);
+  else if (options.stateFile === undefined) rememberDemo(opened.store, seeding, variant);
   return { ...opened, seeding };
 }
 

@@ -71,3 +71,39 @@ describe('the demo store kept between starts', () => {
     expect(b.body).toBe(a.body);
   });
 });
+
+describe('a seed this process drew before (any seed, in memory)', () => {
+  const started: TestServer[] = [];
+  const start = async (seed: number) => {
+    const server = await testServer({ seed, responseCache: false });
+    started.push(server);
+    return server;
+  };
+  afterAll(async () => {
+    await Promise.all(started.map((server) => server.app.close()));
+  });
+
+  it('gives a second start of the seed the same store, tokens and fixtures, unchanged by what the first start was sent', async () => {
+    const first = await start(20261122);
+    const before = await Promise.all(LISTS.map(([url, query, as]) => first.get(url, query, as)));
+    const idSequence = first.store.idSequence;
+    const product = (await first.get('/v1/products/', { limit: 1 })).json().items[0];
+    expect((await first.send('POST', `/v1/products/${product.id}/benefits`, { json: { benefits: [] } })).statusCode).toBe(200);
+    const second = await start(20261122);
+    expect(second.tokens).toEqual(first.tokens);
+    expect(second.fixtures).toEqual(first.fixtures);
+    expect(second.store.idSequence).toBe(idSequence);
+    for (const [i, [url, query, as]] of LISTS.entries()) {
+      const answer = await second.get(url, query, as);
+      expect(answer.statusCode, url).toBe(200);
+      expect(answer.body, `${url} as ${as}`).toBe(before[i]!.body);
+    }
+  });
+
+  it('is kept per seed: another seed draws its own dataset', async () => {
+    const [a, b] = [await start(20261123), await start(20261124)];
+    expect(b.tokens).not.toEqual(a.tokens);
+    const [pa, pb] = await Promise.all([a.get('/v1/products/', { limit: 100 }), b.get('/v1/products/', { limit: 100 })]);
+    expect(pb.body).not.toBe(pa.body);
+  });
+});
