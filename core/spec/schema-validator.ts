@@ -7,7 +7,8 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
-import type { Schema } from './load.js';
+import { specCacheDir, type Schema } from './load.js';
+import { compileCached } from './validator-cache.js';
 import { timed } from '../timings.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the function is on `.default`.
@@ -28,21 +29,26 @@ function withoutBareNullable(node: unknown): unknown {
 /** A predicate: whether a JSON value is valid against one schema. */
 export type SchemaPredicate = (value: unknown) => boolean;
 
+// Unknown keywords and formats (OpenAPI annotations, `x-` extensions) are ignored, as ajv in
+// core/spec/load.ts ignores them; the discriminator is an annotation, its alternatives pin the value.
+// `code.source` lets ajv write a compiled predicate out, to be kept between processes.
+const AJV_OPTIONS = { strict: false, validateSchema: false, discriminator: false, logger: false, code: { source: true } } as const;
 let ajv: Ajv2020 | undefined;
+const ajvOf = (): Ajv2020 => (ajv ??= addFormats(new Ajv2020(AJV_OPTIONS)));
 const byObject = new WeakMap<object, SchemaPredicate>();
 const byText = new Map<string, SchemaPredicate>();
 
-function compile(schema: Schema | boolean): SchemaPredicate {
-  // Unknown keywords and formats (OpenAPI annotations, `x-` extensions) are ignored, as ajv in
-  // core/spec/load.ts ignores them; the discriminator is an annotation, its alternatives pin the value.
-  ajv ??= addFormats(new Ajv2020({ strict: false, validateSchema: false, discriminator: false, logger: false }));
+/** Compiled once per schema text and ajv version, then kept between processes (core/spec/validator-cache.ts). */
+function compile(schema: Schema, text: string): SchemaPredicate {
+  const kept = (value: Schema, key: string) => compileCached(ajvOf, value, `predicate\0${JSON.stringify(AJV_OPTIONS)}\0${key}`, specCacheDir());
   let validate;
   try {
-    validate = ajv.compile(schema as Schema);
+    validate = kept(schema, text);
   } catch (error) {
     // `nullable` without `type` (an OAS 3.0 habit left in 3.1 documents) constrains nothing, and ajv refuses it.
     if (!/nullable/.test((error as Error).message)) throw error;
-    validate = ajv.compile(withoutBareNullable(schema) as Schema);
+    const fixed = withoutBareNullable(schema) as Schema;
+    validate = kept(fixed, JSON.stringify(fixed));
   }
   return (value) => validate(value) === true;
 }
@@ -106,7 +112,7 @@ export function schemaValidator(schema: Schema | boolean): SchemaPredicate {
   if (cached) return cached;
   const finite = acyclic(schema);
   const text = JSON.stringify(finite);
-  const predicate = byText.get(text) ?? timed('document', () => compile(finite));
+  const predicate = byText.get(text) ?? timed('document', () => compile(finite, text));
   byText.set(text, predicate);
   byObject.set(schema, predicate);
   return predicate;
