@@ -10,18 +10,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 
-/** Longest a refused request's connection is kept reading (and discarding) after the answer, in milliseconds. */
+/** Longest a refused request's connection is kept open after the answer (reading and discarding what the client sends, up to {@link LINGER_BYTES}), in milliseconds. */
 export const LINGER_MS = 2000;
-/** Most bytes a refused request's connection reads (and discards) after the answer before it is cut. */
+/** Most bytes a refused request's connection reads (and discards) after the answer; past them it stops reading until it is closed. */
 export const LINGER_BYTES = 1024 * 1024;
 /** Default inactivity timeout of a connection, in milliseconds: longer than the longest wait the server itself makes (a webhook settle of 60 s). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
 
 /**
  * Marks an answer that refuses a request whose body is not (fully) read: `Connection: close`, and
- * once the answer is written, the connection reads and discards what the client still sends for
- * at most {@link LINGER_MS} or {@link LINGER_BYTES}, then is destroyed. Closing only the sending
- * side first lets fetch and undici read the answer instead of failing with EPIPE or ECONNRESET.
+ * once the answer is written, the connection reads and discards what the client still sends, up
+ * to {@link LINGER_BYTES}, then stops reading, and is destroyed {@link LINGER_MS} after the answer
+ * unless the client closed it first. Closing only the sending side first lets fetch and undici
+ * read the answer instead of failing with EPIPE or ECONNRESET. Past the byte limit the connection
+ * stops reading rather than being destroyed at once: what a client sent before it read the answer
+ * can be several MiB already in the socket buffers, read in a millisecond, and a connection
+ * destroyed with unread bytes is reset, which takes from a client still busy sending the answer
+ * it had not read yet (Go's HTTP server waits 500 ms after its half-close for the same reason).
  * @param response the answer's raw response; nothing is done when it is undefined or already closed
  */
 export function closeAfterRefusal(request: IncomingMessage, response: ServerResponse | undefined): void {
@@ -34,7 +39,9 @@ export function closeAfterRefusal(request: IncomingMessage, response: ServerResp
     if (request.complete || socket.destroyed) return;
     const start = socket.bytesRead;
     const check = setInterval(() => {
-      if (socket.bytesRead - start > LINGER_BYTES) socket.destroy();
+      if (socket.bytesRead - start <= LINGER_BYTES) return;
+      socket.pause();
+      clearInterval(check);
     }, 20);
     const cut = setTimeout(() => socket.destroy(), LINGER_MS);
     check.unref();
