@@ -6,8 +6,6 @@
  * verdict) and `{id, results: true}` (close the recording; the reply is the results).
  * @see docs/observed.md (Performance)
  */
-import { execFileSync } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -31,7 +29,7 @@ export interface JudgeWorkerData {
   record?: string;
 }
 
-/** The judging thread's nice value on Linux (0 normal, 19 lowest) where SCHED_IDLE cannot be set. */
+/** The judging thread's nice value on Linux (0 normal, 19 lowest). */
 const JUDGE_NICE = 19;
 
 type Message =
@@ -40,35 +38,17 @@ type Message =
   | { id: number; results: true };
 
 /**
- * Puts the calling thread (this judging thread) in Linux's SCHED_IDLE class with util-linux's
- * `chrt`: a thread of that class runs only on a core no other thread wants, and a thread that
- * wakes to forward an exchange takes the core from it at once. A thread at nice 19 keeps the core
- * up to the rest of its time slice under the EEVDF scheduler of Linux 6.6 and later, a few
- * milliseconds of p99 at the client (docs/observed.md, Performance).
- * @returns whether the class was set (false without /proc/thread-self or chrt, or when refused)
- */
-function idleClass(): boolean {
-  try {
-    const thread = readlinkSync('/proc/thread-self').split('/').pop()!;
-    execFileSync('chrt', ['--idle', '--pid', '0', thread], { stdio: 'ignore', timeout: 2000 });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Forwarding comes first: on Linux a thread has a scheduling class and a nice value of its own
- * (setpriority of thread 0 is the calling thread), so the judging thread yields the CPU to the
- * proxy's forwarding thread when they compete, and judging waits instead of the client. Elsewhere
- * the call would lower the whole process, so it is not made. A thread inherits its creator's class,
- * and libuv's pool threads, shared with the forwarding thread, are created at the process's first
- * asynchronous file operation, which could be this thread's: one is made here first.
+ * Forwarding comes first: on Linux a thread has a nice value of its own (setpriority of thread 0
+ * is the calling thread), so the judging thread yields the CPU to the proxy's forwarding thread
+ * when they compete, and judging waits instead of the client. Elsewhere the call would lower the
+ * whole process, so it is not made. A thread inherits its creator's nice value, and libuv's pool
+ * threads, shared with the forwarding thread (its DNS lookups among others), are created at the
+ * process's first asynchronous file operation, which could be this thread's: one is made here
+ * first. Not SCHED_IDLE: it starved the judge on a busy machine (docs/decisions.md, Observed traffic).
  */
 async function yieldToForwarding(): Promise<void> {
   if (process.platform !== 'linux') return;
   await stat(process.cwd());
-  if (idleClass()) return;
   try {
     os.setPriority(0, JUDGE_NICE);
   } catch {
