@@ -82,8 +82,9 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
  * their own (from `plan.sourceAddress` when given), neither paced nor retried on 429, then, when
  * sent from the default address (the one the rest of the run comes from), waits {@link pauseAfter}
  * the burst. From `plan.sourceAddress` it does not wait: the limit is per client address, and no
- * other request of the run comes from that one (the embedded reference exempts the harness's own). Each exchange's case id is `<case id>/b<n>`, and its `offsetMs` says
- * when it was sent after the first. Never rejects for target behaviour: a request without an
+ * other request of the run comes from that one (the embedded reference exempts the harness's
+ * own). Each exchange's case id is `<case id>/b<n>`, and its `offsetMs` says when it was sent
+ * after the first. Never rejects for target behaviour: a request without an
  * answer within `target.timeoutMs` is an exchange with `transportError`.
  * @returns the exchanges in the order they were sent
  */

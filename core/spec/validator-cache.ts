@@ -49,15 +49,13 @@ export function compileCached(ajvOf: () => Ajv, schema: object, key: string | un
   if (loaded) return loaded;
   const ajv = ajvOf();
   const validate = ajv.compile(schema);
+  let code: string | undefined;
   try {
-    const code = standaloneCode(ajv, validate);
-    mkdirSync(dir, { recursive: true });
-    const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(temp, code);
-    renameSync(temp, file);
+    code = standaloneCode(ajv, validate);
   } catch {
-    // A schema ajv cannot write out, or a read-only or full disk: the next process compiles it again.
+    // A schema ajv cannot write out: the next process compiles it again.
   }
+  if (code !== undefined) keep(file, code);
   return validate;
 }
 
@@ -95,13 +93,14 @@ function load(file: string): ValidateFunction | undefined {
   }
 }
 
-/** Writes `data` to `file` whole (a temporary file renamed), or not at all. */
-function keep(file: string, data: Buffer): void {
+/** Writes `data` to `file` whole (a temporary file renamed, its folder made), or not at all. */
+function keep(file: string, data: string | Buffer): void {
   try {
+    mkdirSync(path.dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
     writeFileSync(temp, data);
     renameSync(temp, file);
   } catch {
-    // A read-only or full disk: the next process compiles the code again.
+    // A read-only or full disk: the next process makes it again.
   }
 }
