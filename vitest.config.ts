@@ -3,8 +3,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // The workers of a conformance run ignore SIGINT (Ctrl+C signals the whole process group): the
-// main process ends the run and writes its reports (cli/interruptible-run.ts).
-const WORKER_SIGNALS = ['--require', fileURLToPath(new URL('./cli/worker-signals.cjs', import.meta.url))];
+// main process ends the run and writes its reports (cli/interruptible-run.ts). They load the
+// sources as the command line does (bin/register.js: Node's own type stripping, a resolve hook
+// for the sources' `.js` imports, V8's compile cache on disk), not through vite's module runner
+// (`experimental.viteModuleRunner: false` below), which sent every module's code from the main
+// process to each worker of each run (docs/decisions.md, Runtime and tooling).
+const SUITE_WORKER_ARGV = ['--require', fileURLToPath(new URL('./cli/worker-signals.cjs', import.meta.url)), '--import', new URL('./bin/register.js', import.meta.url).href];
 
 // The longest unit test files, longest first: each runs many full conformance runs. Vitest orders
 // files by the durations of the last run on this machine, and by size without one (a fresh clone,
@@ -51,8 +55,7 @@ export default defineConfig({
       {
         test: {
           name: 'conformance',
-          // Transformed modules kept on disk (node_modules/.vitest-cache): every run starts new workers.
-          fsModuleCache: true,
+          experimental: { viteModuleRunner: false },
           include: ['suites/**/*.suite.ts'],
           exclude: [...configDefaults.exclude, 'suites/stateful/**', 'suites/model/**', 'suites/writes.suite.ts'],
           testTimeout: 120_000,
@@ -60,7 +63,7 @@ export default defineConfig({
           // The suites share no module state across files: one module graph per worker (the document
           // loaded and its validators compiled once per worker, not once per file).
           isolate: false,
-          execArgv: WORKER_SIGNALS,
+          execArgv: SUITE_WORKER_ARGV,
           // Not 0: vitest runs a group of order 0 with one worker (a machine of 2 cores) last.
           sequence: { groupOrder: 1 },
         },
@@ -68,13 +71,13 @@ export default defineConfig({
       {
         test: {
           name: 'conformance-stateful',
-          fsModuleCache: true,
+          experimental: { viteModuleRunner: false },
           // The model-based suites and the checks of operations that change state (writes) change
           // state too: they run with the stateful ones.
           include: ['suites/writes.suite.ts', 'suites/stateful/**/*.suite.ts', 'suites/model/**/*.suite.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          execArgv: WORKER_SIGNALS,
+          execArgv: SUITE_WORKER_ARGV,
           fileParallelism: false,
           // One worker for every file: the stateful suites share no module state across files.
           isolate: false,
