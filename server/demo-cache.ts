@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { specCacheDir } from '../core/spec/load.js';
 import type { DemoTokenName } from './auth.js';
-import type { DemoData } from './demo-data.js';
+import type { DemoData, DemoDataVariant } from './demo-data.js';
 import { restoreStore, snapshotStore, type StoreSnapshot } from './persistence.js';
 import type { Store } from './store.js';
 
@@ -104,7 +104,7 @@ export async function writeDemoCache(store: Store, seeding: DemoSeeding): Promis
 /** Seedings this process keeps in memory, most recent last. */
 const MAX_IN_PROCESS = 4;
 const inProcess = new Map<string, Entry>();
-const inProcessKey = (seed: number, variant: string) => `${seed}\u0000${variant}`;
+const inProcessKey = (seed: number, variant: DemoDataVariant) => `${seed}\u0000${variant}`;
 
 /**
  * A new store of the demo dataset of `seed` and `variant` that this process seeded before, and its
@@ -112,9 +112,11 @@ const inProcessKey = (seed: number, variant: string) => `${seed}\u0000${variant}
  * own beside the other suites') share a seed: the second restores the first's snapshot (about 10
  * ms) instead of drawing the dataset again (about 50 to 80 ms). Any seed, unlike the files of
  * {@link readDemoCache}, which keep the default seed only: a run's seed is random by default.
+ * @param variant the demo dataset's variant (server/demo-data.ts)
  * @param clock the base clock of the new store
+ * @returns undefined too when the snapshot cannot be restored (the caller seeds instead)
  */
-export function recallDemo(seed: number, variant: string, clock?: () => Date): { store: Store; seeding: DemoSeeding } | undefined {
+export function recallDemo(seed: number, variant: DemoDataVariant, clock?: () => Date): { store: Store; seeding: DemoSeeding } | undefined {
   const entry = inProcess.get(inProcessKey(seed, variant));
   if (!entry) return undefined;
   try {
@@ -128,7 +130,7 @@ export function recallDemo(seed: number, variant: string, clock?: () => Date): {
  * Keeps a freshly seeded store in this process's memory for {@link recallDemo} (the last
  * {@link MAX_IN_PROCESS} seedings). Call it before the store changes.
  */
-export function rememberDemo(store: Store, seeding: DemoSeeding, variant: string): void {
+export function rememberDemo(store: Store, seeding: DemoSeeding, variant: DemoDataVariant): void {
   const key = inProcessKey(store.seed, variant);
   inProcess.delete(key);
   inProcess.set(key, { snapshot: snapshotStore(store), seeding });
