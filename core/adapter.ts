@@ -224,10 +224,22 @@ export interface TargetAdapter {
   createClockSubscription?(input: ClockSubscriptionInput): Promise<ApiObject>;
   /** Makes the charges of a subscription started by {@link createClockSubscription} fail (`fail` true) or succeed again from now on; a past_due subscription then recovers at its next retry. */
   setPaymentFailure?(subscriptionId: string, fail: boolean): Promise<void>;
-  /** Waits until webhook deliveries have settled (an optimisation: suites otherwise wait by polling). */
-  settleDeliveries?(timeoutMs: number): Promise<void>;
+  /**
+   * Waits until the target's webhook deliveries have settled (none queued, waiting for a retry or
+   * in flight), or `timeoutMs` (milliseconds) has passed: an optimisation, suites otherwise wait by
+   * polling. An answer of `{ pending: 0 }` tells the suites that a delivery which has not arrived
+   * will not come, so they stop waiting for it (core/webhook-receiver.ts `awaitDeliveries`); no
+   * answer, or deliveries still pending, and they wait for it until their own deadline.
+   */
+  settleDeliveries?(timeoutMs: number): Promise<void | SettledDeliveries>;
   /** Releases what the adapter holds (connections). */
   close?(): Promise<void>;
+}
+
+/** What {@link TargetAdapter.settleDeliveries} may answer. */
+export interface SettledDeliveries {
+  /** Deliveries still queued, waiting for a retry or in flight when it returned; 0: everything settled. */
+  pending: number;
 }
 
 /** The export of an adapter module. */

@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SettledDeliveries } from './adapter.js';
 
 /** Largest body kept per request, in bytes; the rest is dropped. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -104,4 +105,38 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** How long a delivery may still take to be recorded after the target said its deliveries settled, in milliseconds. */
+export const SETTLED_WAIT_MS = 500;
+
+/** Longest single wait for the target's deliveries to settle while a delivery is awaited, in milliseconds: one that arrives meanwhile is seen within it. */
+const SETTLE_STEP_MS = 250;
+
+/**
+ * Waits until `done` holds of what `receiver` has got, or `timeoutMs` (milliseconds) has passed.
+ * With `settle` (the adapter's `settleDeliveries`, core/adapter.ts), it asks the target, in waits
+ * of at most 250 ms, whether its deliveries have settled; once the target answers `{ pending: 0 }`
+ * it waits at most {@link SETTLED_WAIT_MS} more, since a delivery not made by then will not come:
+ * a target that never emits the awaited event is judged in half a second, not at the deadline. A
+ * settle that fails or answers nothing leaves the wait to the deadline, as without `settle`.
+ * @returns whether `done` held in time
+ */
+export async function awaitDeliveries(
+  receiver: WebhookReceiver,
+  done: (received: readonly ReceivedRequest[]) => boolean,
+  timeoutMs: number,
+  settle?: (timeoutMs: number) => Promise<void | SettledDeliveries>,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  const left = () => Math.max(0, deadline - Date.now());
+  while (settle && !done(receiver.received) && left() > 0) {
+    const asked = Date.now();
+    const outcome = await settle(Math.min(left(), SETTLE_STEP_MS)).catch(() => undefined);
+    if (!outcome) break;
+    if (outcome.pending === 0) return receiver.waitFor(done, Math.min(SETTLED_WAIT_MS, left()));
+    // Deliveries still pending: a target that answered before the step was over is not asked again sooner.
+    if (await receiver.waitFor(done, Math.min(left(), Math.max(0, SETTLE_STEP_MS - (Date.now() - asked))))) return true;
+  }
+  return receiver.waitFor(done, left());
 }

@@ -159,7 +159,9 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
     async settleDeliveries(timeoutMs) {
       // The control API answers when deliveries settle or the wait ends: ask for less than the client's own deadline.
       const wait = Math.min(MAX_SETTLE_MS, Math.round(timeoutMs), target.timeoutMs - 1000);
-      await call('settleDeliveries', 'POST', '/__control/webhook-deliveries/settle', { timeout_ms: Math.max(0, wait) });
+      const answer = objectOf('settleDeliveries', await call('settleDeliveries', 'POST', '/__control/webhook-deliveries/settle', { timeout_ms: Math.max(0, wait) }));
+      // An answer without a count says nothing about what is pending: the suites then wait by polling.
+      return typeof answer.pending === 'number' ? { pending: answer.pending } : undefined;
     },
     async close() {
       if (own) await http.close();

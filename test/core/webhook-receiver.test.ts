@@ -1,6 +1,7 @@
-// The local webhook receiver: records what arrives per endpoint path, wakes waiters, and closes.
+// The local webhook receiver: records what arrives per endpoint path, wakes waiters, and closes;
+// awaitDeliveries stops waiting once the target says its deliveries settled.
 import { describe, expect, test } from 'vitest';
-import { startWebhookReceiver } from '../../core/webhook-receiver.js';
+import { awaitDeliveries, SETTLED_WAIT_MS, startWebhookReceiver, type WebhookReceiver } from '../../core/webhook-receiver.js';
 
 describe('startWebhookReceiver', () => {
   test('listens on 127.0.0.1, answers 204 and records each request by path', async () => {
@@ -29,4 +30,53 @@ describe('startWebhookReceiver', () => {
       await receiver.close();
     }
   });
+});
+
+describe('awaitDeliveries', () => {
+  const arrived = (received: readonly unknown[]) => received.length > 0;
+
+  async function withReceiver(body: (receiver: WebhookReceiver) => Promise<void>): Promise<void> {
+    const receiver = await startWebhookReceiver();
+    try {
+      await body(receiver);
+    } finally {
+      await receiver.close();
+    }
+  }
+
+  test('a target that says nothing is pending is waited for SETTLED_WAIT_MS more, not until the deadline', () =>
+    withReceiver(async (receiver) => {
+      const asked: number[] = [];
+      const started = Date.now();
+      expect(await awaitDeliveries(receiver, arrived, 10_000, async (ms) => (asked.push(ms), { pending: 0 }))).toBe(false);
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(SETTLED_WAIT_MS - 10);
+      expect(waited).toBeLessThan(5_000);
+      expect(asked).toEqual([250]);
+    }));
+
+  test('a delivery that arrives while deliveries are still pending ends the wait', () =>
+    withReceiver(async (receiver) => {
+      let asked = 0;
+      setTimeout(() => void fetch(receiver.urlFor('a'), { method: 'POST', body: 'late' }), 100);
+      // A target still retrying another delivery, answering at once: asked again at most every 250 ms.
+      expect(await awaitDeliveries(receiver, arrived, 10_000, async () => (asked++, { pending: 1 }))).toBe(true);
+      expect(receiver.received.map((r) => r.body)).toEqual(['late']);
+      expect(asked).toBe(1);
+    }));
+
+  test('a settle that answers nothing or fails leaves the wait to the deadline', () =>
+    withReceiver(async (receiver) => {
+      for (const settle of [async () => undefined, async () => Promise.reject(new Error('no control API'))]) {
+        const started = Date.now();
+        expect(await awaitDeliveries(receiver, arrived, 300, settle)).toBe(false);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      }
+    }));
+
+  test('without settle it is waitFor', () =>
+    withReceiver(async (receiver) => {
+      setTimeout(() => void fetch(receiver.urlFor('a'), { method: 'POST', body: 'x' }), 50);
+      expect(await awaitDeliveries(receiver, arrived, 5_000)).toBe(true);
+    }));
 });
