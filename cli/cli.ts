@@ -145,11 +145,12 @@ program
   .option('--target <url>', "base URL to replay against (default: the report's target)")
   .option('--config <file>', 'conformance.config.json: roles (tokens by environment variable)')
   .option('--spec <file>', "an OpenAPI document (default: the bundled one of the report's version)")
+  .option('--rate <n>', 'requests per second to the target, 0 = no pacing (default: 80, or the config\'s requestsPerSecond)', integer('--rate', 0))
   .option('--timeout <ms>', 'timeout of every request in milliseconds (default: 10000)', integer('--timeout', 1))
   .option('--unresponsive-after <n>', 'consecutive requests without an answer after which the target is declared unresponsive and the failures left are not sent again, 0 = never (default: 5)', integer('--unresponsive-after', 0))
   .action(async (report: string, opts) => {
     const { replayReport } = await import('./replay.js');
-    const outcome = await replayReport({ report, target: opts.target, config: opts.config, spec: opts.spec, timeoutMs: opts.timeout, ...(opts.unresponsiveAfter !== undefined ? { unresponsiveAfter: opts.unresponsiveAfter as number } : {}) });
+    const outcome = await replayReport({ report, target: opts.target, config: opts.config, spec: opts.spec, timeoutMs: opts.timeout, ...(opts.rate !== undefined ? { rate: opts.rate as number } : {}), ...(opts.unresponsiveAfter !== undefined ? { unresponsiveAfter: opts.unresponsiveAfter as number } : {}) });
     process.exitCode = outcome.exitCode;
   });
 

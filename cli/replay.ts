@@ -32,6 +32,8 @@ export interface ReplayOptions {
   /** OpenAPI document; default the bundled one of the report's spec version. */
   spec?: string;
   timeoutMs?: number;
+  /** Requests per second to the target, 0 no pacing (`--rate`); default the config's `requestsPerSecond`, else 80, as `conformance run`. */
+  rate?: number;
   /**
    * Consecutive requests without an answer after which the target is declared unresponsive and
    * the failures left are not asked again (core/breaker.ts); default 5, 0 never.
@@ -175,6 +177,7 @@ export async function replayReport(options: ReplayOptions): Promise<ReplayOutcom
   const target = resolveRemoteTarget({
     url: options.target ?? report.target,
     ...(config ? { config } : {}),
+    ...(options.rate !== undefined ? { rate: options.rate } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.env ? { env: options.env } : {}),
   });

@@ -23,6 +23,18 @@ async function conformance(...args: string[]): Promise<{ code: number; stdout: s
 
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |node_modules|vitest/);
 
+describe('conformance replay: --rate', () => {
+  test('takes an integer >= 0, as conformance run does', async () => {
+    const bad = await conformance('replay', '/nonexistent/report.json', '--rate', '-1');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: option '--rate <n>' argument '-1' is invalid\. --rate must be an integer >= 0/);
+    // Accepted: the error is then the report's.
+    const accepted = await conformance('replay', '/nonexistent/report.json', '--rate', '0');
+    expect(accepted.code).toBe(2);
+    expect(accepted.stderr).toMatch(/^conformance: error CNF_ERR_CONFIG_INVALID: cannot read report \/nonexistent\/report\.json/);
+  });
+});
+
 describe('conformance run: option errors', () => {
   test('--operations with an unknown operationId', async () => {
     const { code, stdout, stderr } = await conformance('run', '--operations', 'nope:list,product:list', '--reporter', 'json');

@@ -34,6 +34,9 @@ async function serve(faults: string[], seed = SEED): Promise<{ url: string; env:
   return { url: reference.url, env, fixtures: reference.fixtures };
 }
 
+/** replayReport with pacing off (rate 0): the references served here have no rate limit, and pacing is not this file's subject. */
+const replay = (options: Parameters<typeof replayReport>[0]) => replayReport({ rate: 0, ...options });
+
 const capture = () => {
   const chunks: string[] = [];
   return { stream: new Writable({ write: (chunk, _e, done) => (chunks.push(String(chunk)), done()) }), text: () => chunks.join('') };
@@ -43,12 +46,12 @@ describe('replayReport', () => {
   test('failures still fail on the faulty server and are fixed on the clean one', async () => {
     const report = await reportWithFault('limit_unbounded');
     const faulty = await serve(['limit_unbounded']);
-    const again = await replayReport({ report, target: faulty.url, env: faulty.env, out: sink() });
+    const again = await replay({ report, target: faulty.url, env: faulty.env, out: sink() });
     expect(again.exitCode).toBe(1);
     expect(again.replayed.some((r) => r.checkId === 'pagination_limit_respected' && r.verdict === 'still_failing' && r.stillFailing)).toBe(true);
 
     const clean = await serve([]);
-    const fixed = await replayReport({ report, target: clean.url, env: clean.env, out: sink() });
+    const fixed = await replay({ report, target: clean.url, env: clean.env, out: sink() });
     expect(fixed.replayed.length).toBe(again.replayed.length);
     expect(fixed.replayed.filter((r) => r.stillFailing)).toEqual([]);
     expect(fixed.replayed.every((r) => r.verdict === 'fixed')).toBe(true);
@@ -57,7 +60,7 @@ describe('replayReport', () => {
     // A target that now answers 500: not fixed, failing differently.
     const erring = createServer((_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"InternalServerError","detail":"boom"}'));
     await new Promise<void>((resolve) => erring.listen(0, '127.0.0.1', resolve));
-    const differently = await replayReport({ report, target: `http://127.0.0.1:${(erring.address() as AddressInfo).port}`, env: faulty.env, out: sink() }).finally(() => erring.close());
+    const differently = await replay({ report, target: `http://127.0.0.1:${(erring.address() as AddressInfo).port}`, env: faulty.env, out: sink() }).finally(() => erring.close());
     const limit = differently.replayed.filter((r) => r.checkId === 'pagination_limit_respected');
     expect(limit.length).toBeGreaterThan(0);
     for (const r of limit) expect(r).toMatchObject({ verdict: 'failing_differently', stillFailing: true, findings: [expect.objectContaining({ kind: 'server_error' })] });
@@ -65,7 +68,7 @@ describe('replayReport', () => {
 
     // No tokens: the replay cannot ask the question, so it says so, names the variable, never "fixed", and exits 2.
     const out = capture();
-    const blind = await replayReport({ report, target: faulty.url, env: {}, out: out.stream });
+    const blind = await replay({ report, target: faulty.url, env: {}, out: out.stream });
     expect(blind.replayed.length).toBe(again.replayed.length);
     expect(blind.replayed.filter((r) => r.checkId === 'pagination_limit_respected').length).toBeGreaterThan(0);
     for (const r of blind.replayed) expect(r).toMatchObject({ verdict: 'not_replayable', reason: expect.stringMatching(/^missing role admin: export CONFORMANCE_ADMIN_TOKEN=…/) });
@@ -77,7 +80,7 @@ describe('replayReport', () => {
   test('tenant isolation against another seed: the ids are gone, so not replayable; with that seed\'s fixtures in --config it still fails', async () => {
     const report = await reportWithFault('tenant_leak', ['tenant_isolation']);
     const other = await serve(['tenant_leak'], SEED + 1);
-    const all = await replayReport({ report, target: other.url, env: other.env, out: sink() });
+    const all = await replay({ report, target: other.url, env: other.env, out: sink() });
     // A write's case wrote on a fixture the run made for it: never re-sent, whatever the target.
     const writes = all.replayed.filter((r) => ['orders:update', 'orders:generate_invoice', 'products:update_benefits', 'customers:delete_external'].includes(r.operationId));
     expect(writes.length).toBeGreaterThan(0);
@@ -91,13 +94,13 @@ describe('replayReport', () => {
     const config = path.join(dir, 'conformance.config.json');
     const { oauth_client_secret: _secret, ...fixtures } = other.fixtures;
     writeFileSync(config, JSON.stringify({ fixtures }));
-    const again = await replayReport({ report, target: other.url, env: other.env, config, out: sink() });
+    const again = await replay({ report, target: other.url, env: other.env, config, out: sink() });
     expect(again.replayed.filter((r) => !writes.some((w) => w.caseId === r.caseId)).map((r) => r.verdict)).toEqual(gone.replayed.map(() => 'still_failing'));
     expect(again.exitCode).toBe(1);
 
     // The same seed without the fault: the second organization gets a 404 and the owner a 200, so it is fixed.
     const clean = await serve([]);
-    const fixed = await replayReport({ report, target: clean.url, env: clean.env, out: sink() });
+    const fixed = await replay({ report, target: clean.url, env: clean.env, out: sink() });
     expect(fixed.replayed.filter((r) => !writes.some((w) => w.caseId === r.caseId)).map((r) => r.verdict)).toEqual(gone.replayed.map(() => 'fixed'));
     // The writes' failures cannot be judged by a replay, so the replay does not call the run fixed.
     expect(fixed.exitCode).toBe(2);
@@ -106,7 +109,7 @@ describe('replayReport', () => {
   test('walk failures are walked again', async () => {
     const report = await reportWithFault('pages_overlap');
     const clean = await serve([]);
-    const fixed = await replayReport({ report, target: clean.url, env: clean.env, out: sink() });
+    const fixed = await replay({ report, target: clean.url, env: clean.env, out: sink() });
     expect(fixed.replayed.some((r) => r.checkId === 'pages_disjoint_and_complete')).toBe(true);
     expect(fixed.exitCode).toBe(0);
   }, 120_000);
@@ -124,7 +127,7 @@ describe('replayReport', () => {
     const clean = await serve([]);
     const lines: string[] = [];
     const out = new Writable({ write: (chunk, _e, done) => { lines.push(String(chunk)); done(); } });
-    const outcome = await replayReport({ report: path.join(outputDir, 'report.json'), target: clean.url, env: clean.env, out });
+    const outcome = await replay({ report: path.join(outputDir, 'report.json'), target: clean.url, env: clean.env, out });
     expect(outcome.replayed).toEqual([]);
     expect(lines.join('')).toContain(`not replayed     order_paid_transition on webhooks:order_paid: a stateful scenario; run \`npx conformance run --target ${clean.url} --seed ${SEED} --checks order_paid_transition --operations webhooks:order_paid\` --adapter FILE (or reference for a served reference)`);
     expect(outcome.exitCode).toBe(0);
