@@ -28,6 +28,8 @@ describe('a chaos target, each path failing its own way (the run-level breaker o
       seed: 5,
       runs: 10,
       timeoutMs: 400,
+      // Pacing off (rate 0): the chaos target has no rate limit, and the waits here are its own.
+      rate: 0,
       // Three of the five operations give no answer: with the breaker on, the whole target would be
       // declared unresponsive, and this test is about how each kind of no answer is reported.
       unresponsiveAfter: 0,
