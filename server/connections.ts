@@ -18,15 +18,17 @@ export const LINGER_BYTES = 1024 * 1024;
 export const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
 
 /**
- * Marks an answer that refuses a request whose body is not (fully) read: `Connection: close`, and
- * once the answer is written, the connection reads and discards what the client still sends, up
- * to {@link LINGER_BYTES}, then stops reading, and is destroyed {@link LINGER_MS} after the answer
- * unless the client closed it first. Closing only the sending side first lets fetch and undici
- * read the answer instead of failing with EPIPE or ECONNRESET. Past the byte limit the connection
+ * Marks an answer that refuses a request whose body is not (fully) read: `Connection: close`, and a
+ * lingering close once the answer is written. Node's server ends a `Connection: close` answer with
+ * `socket.destroySoon()`, which destroys the connection as soon as the answer is flushed; with the
+ * refused body still arriving, that resets it, and a reset takes the unread answer from a client
+ * still busy sending (the client's write fails with EPIPE, its read with ECONNRESET). This
+ * connection instead closes its sending side only (the answer, then a FIN), reads and discards what
+ * the client still sends up to {@link LINGER_BYTES}, then stops reading, and is destroyed
+ * {@link LINGER_MS} after the answer unless the client closed it first. Past the byte limit it
  * stops reading rather than being destroyed at once: what a client sent before it read the answer
- * can be several MiB already in the socket buffers, read in a millisecond, and a connection
- * destroyed with unread bytes is reset, which takes from a client still busy sending the answer
- * it had not read yet (Go's HTTP server waits 500 ms after its half-close for the same reason).
+ * can be several MiB already in the socket buffers (Go's HTTP server waits 500 ms after its
+ * half-close for the same reason).
  * @param response the answer's raw response; nothing is done when it is undefined or already closed
  */
 export function closeAfterRefusal(request: IncomingMessage, response: ServerResponse | undefined): void {
@@ -35,21 +37,26 @@ export function closeAfterRefusal(request: IncomingMessage, response: ServerResp
   const socket = request.socket as IncomingMessage['socket'] | undefined;
   // light-my-request's injected requests have no real socket.
   if (!socket || typeof socket.destroy !== 'function') return;
-  response.once('finish', () => {
-    if (request.complete || socket.destroyed) return;
-    const start = socket.bytesRead;
-    const check = setInterval(() => {
-      if (socket.bytesRead - start <= LINGER_BYTES) return;
-      socket.pause();
-      clearInterval(check);
-    }, 20);
-    const cut = setTimeout(() => socket.destroy(), LINGER_MS);
-    check.unref();
-    cut.unref();
-    socket.once('close', () => {
-      clearInterval(check);
-      clearTimeout(cut);
-    });
+  // Node's server calls destroySoon() once a `Connection: close` answer is written (node:_http_server, resOnFinish).
+  socket.destroySoon = () => linger(socket);
+}
+
+/** Half-closes `socket` and keeps it reading (and dropping) up to LINGER_BYTES, then paused, until the client closes it or LINGER_MS pass. */
+function linger(socket: NonNullable<IncomingMessage['socket']>): void {
+  if (socket.destroyed) return;
+  socket.end();
+  const start = socket.bytesRead;
+  const read = (): void => {
+    if (socket.bytesRead - start <= LINGER_BYTES) return;
+    socket.pause();
+    socket.off('data', read);
+  };
+  socket.on('data', read);
+  const cut = setTimeout(() => socket.destroy(), LINGER_MS);
+  cut.unref();
+  socket.once('close', () => {
+    socket.off('data', read);
+    clearTimeout(cut);
   });
 }
 

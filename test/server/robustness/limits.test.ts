@@ -103,6 +103,30 @@ describe('a body too large for an API operation', () => {
   });
 });
 
+describe('a lingering close after a 413', () => {
+  it('gives the answer to a client that reads it half a second later while still sending, and reads at most about a MiB more', async () => {
+    const port = (built.app.server.address() as AddressInfo).port;
+    const from = sockets.length;
+    const client = net.connect(port, '127.0.0.1');
+    const body = Buffer.alloc(20 * 1024 * 1024, 0x20);
+    await new Promise((resolve) => client.once('connect', resolve));
+    client.write(`POST /v1/products/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    client.write(body, () => undefined);
+    client.pause();
+    let received = '';
+    client.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    // The client's own writes fail once the server cuts the connection, after the answer.
+    client.on('error', () => undefined);
+    // Busy elsewhere for half a second: a connection destroyed as soon as the answer was written would have reset it by now.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    client.resume();
+    await Promise.race([new Promise((resolve) => client.once('close', resolve)), new Promise((resolve) => setTimeout(resolve, 5000))]);
+    client.destroy();
+    expect(received).toMatch(/^HTTP\/1\.1 413 [^\r]*\r\n[\s\S]*"PayloadTooLarge"/);
+    expect(await bytesReadSince(from)).toBeLessThan(8 * 1024 * 1024);
+  });
+});
+
 describe('a client that pipelines requests and never reads', () => {
   it('is cut after the idle timeout (500 ms here)', async () => {
     const port = (built.app.server.address() as AddressInfo).port;
