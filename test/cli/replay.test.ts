@@ -20,7 +20,16 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((r) => r.close()));
 });
 
-async function reportWithFault(fault: string, checks?: string[]): Promise<string> {
+/** The report.json of a run with `fault` on, made once per fault and checks: the tests only read it. */
+const reports = new Map<string, Promise<string>>();
+function reportWithFault(fault: string, checks?: string[]): Promise<string> {
+  const key = `${fault} ${checks?.join(',') ?? ''}`;
+  let report = reports.get(key);
+  if (!report) reports.set(key, (report = runWithFault(fault, checks)));
+  return report;
+}
+
+async function runWithFault(fault: string, checks?: string[]): Promise<string> {
   const outputDir = mkdtempSync(path.join(tmpdir(), 'cnf-replay-'));
   const outcome = await runConformance({ seed: SEED, runs: 10, faults: [fault], ...(checks ? { checks } : { suites: ['exchange', 'pagination'] }), reporters: ['json'], outputDir, out: sink() });
   expect(outcome.exitCode).toBe(1);
