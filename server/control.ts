@@ -373,6 +373,8 @@ export interface ReferenceControl {
   markPaymentsFail(subscriptionId: string, failPayments: boolean): Result<Json, ControlError>;
   reset(): { fixtures: Record<string, string> };
   events(type?: string, page?: EventPage): EventRecord[];
+  /** Whether the event log holds the event `id` (false after a reset emptied it of that event). */
+  hasEvent(id: string): boolean;
   createWebhookEndpoint(input: WebhookEndpointInput): Result<Json, ControlError>;
   setWebhookEndpointEnabled(id: string, enabled: boolean): Result<Json, ControlError>;
   listDeliveries(filter?: DeliveryFilter): WebhookDeliveryAttempt[];
@@ -405,6 +407,7 @@ export function createControl(env: ControlEnvironment): ReferenceControl {
     markPaymentsFail: (id, failPayments) => changed(markPaymentsFail(env, id, failPayments)),
     reset: () => changed(reset(env)),
     events: (type, page) => listEvents(env, type, page),
+    hasEvent: (id) => env.store.events.some((event) => event.id === id),
     createWebhookEndpoint: (input) => changed(createWebhookEndpoint(env, input)),
     setWebhookEndpointEnabled: (id, enabled) => changed(setWebhookEndpointEnabled(env, id, enabled)),
     listDeliveries: (filter) => listDeliveries(env, filter),
@@ -450,7 +453,8 @@ function jsonObject(body: unknown, fields: FieldTypes): Result<Record<string, un
  * email?, expires_in_seconds?}` (201), `POST /__control/authorization-codes {client_id?,
  * redirect_uri?, scope?, subject_type?, subject_id?, nonce?, expires_in_seconds?}` (201),
  * `GET /__control/clock` (`{now}`), `GET /__control/events?type=&after=&limit=` (`{items, has_more}`: the events after the event id
- * `after`, at most `limit` of them), `POST /__control/webhook-endpoints {url, events,
+ * `after`, at most `limit` of them; with `after`, `after_found`: false when the log does not hold
+ * that event, the items then being the log from its start), `POST /__control/webhook-endpoints {url, events,
  * organization_id?, enabled?, secret?, name?}` (201), `POST /__control/webhook-endpoints/:id/enabled
  * {enabled}`, `GET /__control/webhook-deliveries?endpoint_id=&event_type=&event_id=` and
  * `POST /__control/webhook-deliveries/settle {timeout_ms?}`. Errors are `{error, detail}` with
@@ -507,7 +511,9 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
     const page = { ...(typeof after === 'string' ? { after } : {}), ...(count === undefined ? {} : { limit: count + 1 }) };
     const items = control.events(typeof type === 'string' ? type : undefined, page);
     const more = count !== undefined && items.length > count;
-    return send(reply, { status: 200, body: { items: more ? items.slice(0, count) : items, has_more: more } });
+    // A reader that keeps the log it has read asks for what follows its last event: it must know when the log restarted.
+    const found = typeof after === 'string' ? { after_found: control.hasEvent(after) } : {};
+    return send(reply, { status: 200, body: { items: more ? items.slice(0, count) : items, has_more: more, ...found } });
   });
   route(
     '/__control/webhook-endpoints',

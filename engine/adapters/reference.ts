@@ -59,6 +59,8 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
   const own = client === undefined;
   const http = client ?? createClient(target);
   let sequence = 0;
+  /** The target's event log as read so far, oldest first (listEvents). */
+  const log: TargetEvent[] = [];
 
   const call = async (capability: string, method: 'GET' | 'POST', pathAndQuery: string, json?: unknown): Promise<unknown> => {
     const exchange = await http.send(outsideOperation(method, pathAndQuery, `control:${capability}`), {
@@ -145,16 +147,24 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
       return objectOf('grantLicenseKey', await call('grantLicenseKey', 'POST', '/__control/license-keys', body));
     },
     async listEvents(filter = {}) {
-      // The log is read a page at a time: a whole long log would exceed the largest body the client keeps.
-      const events: TargetEvent[] = [];
+      // The log only grows until a reset: the events already read are kept, and each call reads
+      // only what follows the last of them, a page at a time (a whole long log would exceed the
+      // largest body the client keeps). A log that no longer holds that event (a reset since) is
+      // read again from its start. The filter is applied here, as the control API applies it.
       for (;;) {
-        const after = events.at(-1)?.id;
-        const query = new URLSearchParams({ limit: String(EVENTS_PAGE), ...(filter.type === undefined ? {} : { type: filter.type }), ...(after === undefined ? {} : { after }) });
+        const after = log.at(-1)?.id;
+        const query = new URLSearchParams({ limit: String(EVENTS_PAGE), ...(after === undefined ? {} : { after }) });
         const answer = objectOf('listEvents', await call('listEvents', 'GET', `/__control/events?${query}`));
         if (!Array.isArray(answer.items)) throw new AdapterError('listEvents', 'reference adapter: listEvents: the answer has no items array');
-        events.push(...(answer.items as TargetEvent[]));
-        if (answer.has_more !== true || answer.items.length === 0) return events;
+        if (after !== undefined && answer.after_found !== true) {
+          log.length = 0;
+          // A control API that does not say whether it knew the event: the log is read again from its start.
+          if (answer.after_found !== false) continue;
+        }
+        log.push(...(answer.items as TargetEvent[]));
+        if (answer.has_more !== true || answer.items.length === 0) break;
       }
+      return filter.type === undefined ? [...log] : log.filter((event) => event.type === filter.type);
     },
     async settleDeliveries(timeoutMs) {
       // The control API answers when deliveries settle or the wait ends: ask for less than the client's own deadline.

@@ -39,6 +39,25 @@ describe('the reference adapter against a reference server', () => {
     expect((await adapter.listEvents!({ type: 'order.paid' })).every((e) => e.type === 'order.paid')).toBe(true);
   });
 
+  test('listEvents reads only what follows the events it read before, and the whole log again after a reset', async () => {
+    const full = async () => ((await (await fetch(`${reference.url}/__control/events`)).json()) as { items: { id: string }[] }).items.map((e) => e.id);
+    const first = await adapter.listEvents!({});
+    const order = await adapter.createOrder!({});
+    await adapter.completeOrder!(order.id as string);
+    const second = await adapter.listEvents!({});
+    expect(second.map((e) => e.id)).toEqual(await full());
+    expect(second.slice(0, first.length)).toEqual(first);
+    expect(await (await fetch(`${reference.url}/__control/events?after=${second.at(-1)!.id}`)).json()).toEqual({ items: [], has_more: false, after_found: true });
+    // Another reader's reset empties the log: the adapter's copy is not served stale.
+    expect((await fetch(`${reference.url}/__control/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+    const after = await adapter.listEvents!({});
+    expect(after.map((e) => e.id)).toEqual(await full());
+    expect(after.some((e) => e.data.id === order.id)).toBe(false);
+    // The control API says whether it knew the event a page follows.
+    const known = (await (await fetch(`${reference.url}/__control/events?after=${second.at(-1)!.id}`)).json()) as { after_found: boolean };
+    expect(known.after_found).toBe(false);
+  });
+
   test('createSeatInvitation answers a pending seat and its token; mintAuthorizationCode a code of the demo client', async () => {
     const invitation = await adapter.createSeatInvitation!({});
     expect(invitation.seat).toMatchObject({ status: 'pending' });
