@@ -151,16 +151,21 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
       // only what follows the last of them, a page at a time (a whole long log would exceed the
       // largest body the client keeps). A log that no longer holds that event (a reset since) is
       // read again from its start. The filter is applied here, as the control API applies it.
+      let first = true;
       for (;;) {
         const after = log.at(-1)?.id;
+        // An event without an id cannot be read past: the log is read again from its start.
+        if (after === undefined) log.length = 0;
         const query = new URLSearchParams({ limit: String(EVENTS_PAGE), ...(after === undefined ? {} : { after }) });
         const answer = objectOf('listEvents', await call('listEvents', 'GET', `/__control/events?${query}`));
         if (!Array.isArray(answer.items)) throw new AdapterError('listEvents', 'reference adapter: listEvents: the answer has no items array');
-        if (after !== undefined && answer.after_found !== true) {
+        // Only the first page follows an event read before this call; the later ones follow events it has just read.
+        if (first && after !== undefined && answer.after_found !== true) {
           log.length = 0;
           // A control API that does not say whether it knew the event: the log is read again from its start.
           if (answer.after_found !== false) continue;
         }
+        first = false;
         log.push(...(answer.items as TargetEvent[]));
         if (answer.has_more !== true || answer.items.length === 0) break;
       }

@@ -1,5 +1,7 @@
 // The target adapter: the reference adapter against a real reference server (127.0.0.1, a free
 // port), adapter modules, capability checks and the errors of each.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AdapterError, capabilitiesOf, missingCapability, outsideOperation, ADAPTER_CAPABILITIES, type TargetAdapter } from '../../../core/adapter.js';
@@ -170,5 +172,30 @@ describe('outsideOperation', () => {
   test('keeps the path and query verbatim and expands no template', () => {
     const operation = outsideOperation('put', '/__uploads/u/1?expires=1&signature=a%2Fb{x}');
     expect(operation).toMatchObject({ method: 'PUT', path: '/__uploads/u/1?expires=1&signature=a%2Fb%7Bx%7D', operationId: 'PUT /__uploads/u/1', security: [] });
+  });
+});
+
+describe('the reference adapter against a control API that does not say whether it knew the event', () => {
+  test('reads the whole log again, page by page, with no event twice', async () => {
+    let events = Array.from({ length: 120 }, (_, i) => ({ id: `e${i}`, type: i % 2 ? 'order.paid' : 'order.updated', timestamp: '2026-01-01T00:00:00Z', data: {} }));
+    const server = createServer((request, response) => {
+      const url = new URL(request.url!, 'http://x');
+      const after = url.searchParams.get('after');
+      const limit = Number(url.searchParams.get('limit'));
+      const start = after === null ? 0 : events.findIndex((e) => e.id === after) + 1;
+      const items = events.slice(start, start + limit);
+      // An older control API: has_more, but no after_found.
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items, has_more: start + limit < events.length }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const adapter = createReferenceAdapter(targetOf(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+    try {
+      expect((await adapter.listEvents!({})).map((e) => e.id)).toEqual(events.map((e) => e.id));
+      events = [...events, { id: 'e120', type: 'order.paid', timestamp: '2026-01-01T00:00:00Z', data: {} }];
+      expect((await adapter.listEvents!({ type: 'order.paid' })).map((e) => e.id)).toEqual(events.filter((e) => e.type === 'order.paid').map((e) => e.id));
+    } finally {
+      await adapter.close?.();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
