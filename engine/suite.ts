@@ -9,7 +9,7 @@ import type { Harvest } from '../generators/query-case.js';
 import { loadSpec, type LoadedSpec, type Operation } from '../core/spec/load.js';
 import { type TargetAdapter } from '../core/adapter.js';
 import { loadAdapter } from './adapters/load.js';
-import { createCachingClient } from './caching-client.js';
+import { createCachingClient, SharedReads, sharingReads } from './caching-client.js';
 import { runCell } from './cell/run.js';
 import { MAX_WRITE_CASES, sendWriteCases, type WriteEvidence } from './cell/evidence.js';
 import { createClient, type Client } from './client.js';
@@ -22,6 +22,10 @@ import { writeCaseMaker } from './write-cases.js';
 import { flushWork } from '../core/timings.js';
 import { unitId } from './shard.js';
 import { SUITE_NEEDS } from './suites.js';
+
+/** The successful reads of this worker, by target base URL, shared by the suites that change no state (engine/caching-client.ts). */
+const sharedReads = new Map<string, SharedReads>();
+const sharedReadsOf = (baseUrl: string): SharedReads => sharedReads.get(baseUrl) ?? sharedReads.set(baseUrl, new SharedReads()).get(baseUrl)!;
 
 /** Thrown by a test whose cell failed: the message is the first failure, the data is in `task.meta`. */
 export class ConformanceFailure extends Error {
@@ -91,8 +95,11 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
   const operations = spec.operations.filter((o) => inScope(o) && inShard(o) && (!run.operations || run.operations.includes(o.operationId)));
   if (checks.length === 0 || operations.length === 0) return;
   const judged = new JudgedCells(spec, selectedResponseChecks(run), run.baseline ?? []);
-  const raw = judgingClient(createClient(run.target), judged, () => failureRunOf(run));
-  // Reads are cached only where nothing changes state; writes and their read-backs must see the target as it is now.
+  // Reads are cached only where nothing changes state; writes and their read-backs must see the
+  // target as it is now. A 2xx read is shared with the other such suites of this worker (below the
+  // judging client: each suite judges what it gets), and asked once per suite otherwise (above it).
+  const sending = createClient(run.target);
+  const raw = judgingClient(scope === 'safe' ? sharingReads(sending, run.target, sharedReadsOf(run.target.baseUrl)) : sending, judged, () => failureRunOf(run));
   const client: Client = scope === 'safe' ? createCachingClient(raw, run.target) : raw;
   let adapter: Promise<TargetAdapter | undefined> | undefined;
   afterAll(async () => {

@@ -27,8 +27,8 @@ export interface BurstInput {
 }
 
 /**
- * Sends what a check needs for one case: the case itself; for `walk` every page from 1 and the
- * page past the last (the checked exchange is the last, `history` the pages before); for
+ * Sends what a check needs for one case: the case itself; for `walk` every page (the first
+ * without `page`, as a client asks for a list, then `page=2` on) and the page past the last (the checked exchange is the last, `history` the pages before); for
  * `defaults` the case without page and limit (`history[0]`) and then with `page=1&limit=10`; for
  * `burst` the case `burst.plan.requests` times at once, past the client's pacing (the checked
  * exchange is the first 429, else the last request; then a pause, see engine/burst.ts); for
@@ -63,11 +63,16 @@ export async function gatherEvidence(client: Client, operation: Operation, check
   return { exchange: await client.send(operation, testCase), history: [] };
 }
 
-/** Sends page 1..max_page and then max_page + 1 with the same filters; stops early on a non-list answer. */
+/**
+ * Sends the first page (the case's query without `page`: the list as a client first asks for it,
+ * and the same request as the exchange suite's case, which a worker then asks once), then pages
+ * 2..max_page and max_page + 1 with the same filters; stops early on a non-list answer. An explicit
+ * `page=1` is judged by the defaults pair (`pagination_defaults`).
+ */
 async function walk(client: Client, operation: Operation, base: TestCase): Promise<Exchange[]> {
   const exchanges: Exchange[] = [];
   for (let page = 1; page <= MAX_WALK_PAGES + 1; page++) {
-    const exchange = await client.send(operation, { ...base, id: `${base.id}/p${page}`, query: { ...base.query, page: String(page) } });
+    const exchange = await client.send(operation, { ...base, id: `${base.id}/p${page}`, query: page === 1 ? base.query : { ...base.query, page: String(page) } });
     exchanges.push(exchange);
     const body = listBody(exchange);
     if (!body || exchange.response?.status !== 200) break;

@@ -8,12 +8,13 @@ import { writeScopeAccepted } from '../../../checks/write-scope-accepted.js';
 import { statusCodeConformance } from '../../../checks/status-code-conformance.js';
 import { tenantIsolation } from '../../../checks/tenant-isolation.js';
 import { runCell } from '../../../engine/cell/run.js';
-import { sendWriteCases } from '../../../engine/cell/evidence.js';
+import { gatherEvidence, sendWriteCases } from '../../../engine/cell/evidence.js';
+import { pagesDisjointAndComplete } from '../../../checks/pages-disjoint-and-complete.js';
 import type { WriteCaseMaker } from '../../../engine/write-cases.js';
 import type { Client } from '../../../engine/client.js';
 import type { Target } from '../../../core/target.js';
 import type { Check, Exchange, Role, TestCase } from '../../../core/types.js';
-import { exchange, list, spec } from '../../checks/fixtures.js';
+import { exchange, items, list, spec } from '../../checks/fixtures.js';
 
 const FIXTURES = { product_id: '10509a7b-8b3b-48b7-9807-226952bfb1d1', order_id: 'd6ad361b-2b16-416c-880d-34081fce7457' };
 
@@ -47,6 +48,21 @@ async function cell(check: Check, operationId: string, given: Target, client: Cl
   const bundled = await spec();
   return runCell({ spec: bundled, operation: bundled.operation(operationId), check, target: given, client, seed: 1, runSeed: 1, runs: 5 });
 }
+
+describe('walk evidence', () => {
+  test('the first page without page (as the case asks for it), then page=2 on and the page past the last', async () => {
+    const { client, sent } = recording((c) => {
+      const page = Number(c.query.page ?? 1);
+      return { status: 200, body: list(page <= 2 ? items(2, (page - 1) * 2) : [], 4, 2, 2) };
+    });
+    const bundled = await spec();
+    const testCase: TestCase = { id: 'walk', operationId: 'products:list', pathParams: {}, query: { limit: '2', page: '7', sorting: 'name' }, headers: {}, role: 'admin' };
+    const { exchange: last, history } = await gatherEvidence(client, bundled.operation('products:list'), pagesDisjointAndComplete, testCase);
+    expect(sent.map((c) => c.query)).toEqual([{ limit: '2', sorting: 'name' }, { limit: '2', sorting: 'name', page: '2' }, { limit: '2', sorting: 'name', page: '3' }]);
+    expect(history.map((e) => e.case.id)).toEqual(['walk/p1', 'walk/p2']);
+    expect(last.case.id).toBe('walk/p3');
+  });
+});
 
 describe('roles evidence', () => {
   test('one request per role, in order, with limit=100 on a list; the last is judged', async () => {
