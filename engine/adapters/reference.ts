@@ -49,6 +49,24 @@ function stringField(capability: string, object: ApiObject, field: string): stri
   return value;
 }
 
+/** A target's event log as this process has read it so far, oldest first, and the reading under way (one at a time). */
+interface EventLogCopy {
+  readonly events: TargetEvent[];
+  reading: Promise<void>;
+}
+
+/**
+ * The event logs read by this process, by target base URL: every adapter of a target (each suite
+ * file makes its own) continues from what another has read, instead of reading the whole log again.
+ */
+const eventLogs = new Map<string, EventLogCopy>();
+
+function eventLogOf(baseUrl: string): EventLogCopy {
+  let copy = eventLogs.get(baseUrl);
+  if (!copy) eventLogs.set(baseUrl, (copy = { events: [], reading: Promise.resolve() }));
+  return copy;
+}
+
 /**
  * Creates the adapter of a reference server.
  * @param target the reference's base URL (its other fields: timeout and pacing)
@@ -59,8 +77,8 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
   const own = client === undefined;
   const http = client ?? createClient(target);
   let sequence = 0;
-  /** The target's event log as read so far, oldest first (listEvents). */
-  const log: TargetEvent[] = [];
+  const read = eventLogOf(target.baseUrl);
+  const log = read.events;
 
   const call = async (capability: string, method: 'GET' | 'POST', pathAndQuery: string, json?: unknown): Promise<unknown> => {
     const exchange = await http.send(outsideOperation(method, pathAndQuery, `control:${capability}`), {
@@ -73,6 +91,32 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
       ...(json === undefined ? {} : { body: { contentType: 'application/json', text: JSON.stringify(json) } }),
     });
     return answerOf(capability, exchange);
+  };
+
+  /** Reads what follows the events already read into the process's copy of the log (listEvents). */
+  const readNew = async (): Promise<void> => {
+    // The log only grows until a reset: the events already read are kept, and each call reads
+    // only what follows the last of them, a page at a time (a whole long log would exceed the
+    // largest body the client keeps). A log that no longer holds that event (a reset since) is
+    // read again from its start. The filter is applied here, as the control API applies it.
+    let first = true;
+    for (;;) {
+      const after = log.at(-1)?.id;
+      // An event without an id cannot be read past: the log is read again from its start.
+      if (after === undefined) log.length = 0;
+      const query = new URLSearchParams({ limit: String(EVENTS_PAGE), ...(after === undefined ? {} : { after }) });
+      const answer = objectOf('listEvents', await call('listEvents', 'GET', `/__control/events?${query}`));
+      if (!Array.isArray(answer.items)) throw new AdapterError('listEvents', 'reference adapter: listEvents: the answer has no items array');
+      // Only the first page follows an event read before this call; the later ones follow events it has just read.
+      if (first && after !== undefined && answer.after_found !== true) {
+        log.length = 0;
+        // A control API that does not say whether it knew the event: the log is read again from its start.
+        if (answer.after_found !== false) continue;
+      }
+      first = false;
+      log.push(...(answer.items as TargetEvent[]));
+      if (answer.has_more !== true || answer.items.length === 0) break;
+    }
   };
 
   return {
@@ -147,28 +191,10 @@ export function createReferenceAdapter(target: Target, client?: Client): TargetA
       return objectOf('grantLicenseKey', await call('grantLicenseKey', 'POST', '/__control/license-keys', body));
     },
     async listEvents(filter = {}) {
-      // The log only grows until a reset: the events already read are kept, and each call reads
-      // only what follows the last of them, a page at a time (a whole long log would exceed the
-      // largest body the client keeps). A log that no longer holds that event (a reset since) is
-      // read again from its start. The filter is applied here, as the control API applies it.
-      let first = true;
-      for (;;) {
-        const after = log.at(-1)?.id;
-        // An event without an id cannot be read past: the log is read again from its start.
-        if (after === undefined) log.length = 0;
-        const query = new URLSearchParams({ limit: String(EVENTS_PAGE), ...(after === undefined ? {} : { after }) });
-        const answer = objectOf('listEvents', await call('listEvents', 'GET', `/__control/events?${query}`));
-        if (!Array.isArray(answer.items)) throw new AdapterError('listEvents', 'reference adapter: listEvents: the answer has no items array');
-        // Only the first page follows an event read before this call; the later ones follow events it has just read.
-        if (first && after !== undefined && answer.after_found !== true) {
-          log.length = 0;
-          // A control API that does not say whether it knew the event: the log is read again from its start.
-          if (answer.after_found !== false) continue;
-        }
-        first = false;
-        log.push(...(answer.items as TargetEvent[]));
-        if (answer.has_more !== true || answer.items.length === 0) break;
-      }
+      // One reading of a log at a time: another adapter of this process may be reading it too.
+      const reading = read.reading.then(() => readNew());
+      read.reading = reading.catch(() => undefined);
+      await reading;
       return filter.type === undefined ? [...log] : log.filter((event) => event.type === filter.type);
     },
     async settleDeliveries(timeoutMs) {

@@ -199,3 +199,39 @@ describe('the reference adapter against a control API that does not say whether 
     }
   });
 });
+
+describe('the reference adapters of one process', () => {
+  test('share what they read of a target\'s log: a second adapter reads only what follows, and readings side by side read no event twice', async () => {
+    let events = Array.from({ length: 70 }, (_, i) => ({ id: `e${i}`, type: 'order.paid', timestamp: '2026-01-01T00:00:00Z', data: {} }));
+    const asked: (string | null)[] = [];
+    const server = createServer((request, response) => {
+      const url = new URL(request.url!, 'http://x');
+      const after = url.searchParams.get('after');
+      asked.push(after);
+      const limit = Number(url.searchParams.get('limit'));
+      const at = after === null ? -1 : events.findIndex((e) => e.id === after);
+      const items = events.slice(at + 1, at + 1 + limit);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items, has_more: at + 1 + limit < events.length, ...(after === null ? {} : { after_found: at >= 0 }) }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const target = targetOf(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const one = createReferenceAdapter(target);
+    const two = createReferenceAdapter(target);
+    try {
+      expect((await one.listEvents!({})).map((e) => e.id)).toEqual(events.map((e) => e.id));
+      // (A log copy left by an earlier server on the same port is read again from the start: after_found false.)
+      expect(asked.slice(-2)).toEqual([null, 'e49']);
+      asked.length = 0;
+      events = [...events, { id: 'e70', type: 'order.paid', timestamp: '2026-01-01T00:00:00Z', data: {} }];
+      const [a, b] = await Promise.all([two.listEvents!({}), one.listEvents!({})]);
+      expect(a.map((e) => e.id)).toEqual(events.map((e) => e.id));
+      expect(b.map((e) => e.id)).toEqual(events.map((e) => e.id));
+      // The second adapter's first reading followed the first's last event; the reading beside it found nothing new.
+      expect(asked).toEqual(['e69', 'e70']);
+    } finally {
+      await one.close?.();
+      await two.close?.();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
