@@ -9,6 +9,7 @@ import type { Client } from './client.js';
 import { buildRequest } from './client.js';
 import type { Target } from '../core/target.js';
 import type { Exchange } from '../core/types.js';
+import { succeeded } from '../core/answers.js';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -80,9 +81,8 @@ export class SharedReads {
 
   #settled(key: string, pending: Promise<Exchange>, exchange: Exchange): void {
     if (this.#answers.get(key) !== pending) return;
-    const response = exchange.response;
-    if (!response || response.status < 200 || response.status > 299) return this.#forget(key, pending);
-    const size = response.wireBytes ?? response.body.length;
+    if (!succeeded(exchange)) return this.#forget(key, pending);
+    const size = exchange.response!.wireBytes ?? exchange.response!.body.length;
     this.#sizes.set(key, size);
     this.#bytes += size;
     for (const [oldest] of this.#answers) {
@@ -106,7 +106,8 @@ export class SharedReads {
  * Wraps a client so that a safe request a suite of this process already sent with the same role,
  * URL and headers gets the answer that came then, when it was a 2xx: while the suites that change
  * no state run, the target's data does not move, so the same question gets the same answer. Any
- * other answer (an error status, a 429, no answer) is asked again by the next suite. Only for
+ * other answer (an error status, a 429, no answer) is asked again by the next suite, also by one
+ * that asked while it was in flight. Only for
  * suites that change no state, below the judging client, so that every suite still judges each
  * answer it gets (the response checks' verdicts on one answer are remembered, engine/judge.ts).
  * @param reads the process's shared reads for this target (one per target)
@@ -117,7 +118,11 @@ export function sharingReads(client: Client, target: Target, reads: SharedReads)
       if (!SAFE.has(operation.method)) return client.send(operation, testCase);
       const key = requestKey(target, operation, testCase);
       const known = reads.get(key);
-      if (known) return { ...(await known), case: testCase };
+      if (known) {
+        const exchange = await known;
+        // An answer that was still in flight when asked for is used only if it is one that is kept.
+        if (succeeded(exchange)) return { ...exchange, case: testCase };
+      }
       const pending = client.send(operation, testCase);
       reads.share(key, pending);
       return pending;

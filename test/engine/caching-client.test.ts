@@ -58,6 +58,17 @@ describe('shared reads', () => {
     expect(reads.size).toBe(0);
   });
 
+  test('an answer still in flight when asked for is used only if it is a 2xx', async () => {
+    const bundled = await spec();
+    const list = bundled.operation('products:list');
+    const { client, sent } = counting((c) => (c.id === 'first' ? 429 : 200));
+    const reads = new SharedReads();
+    const [first, second] = await Promise.all([sharingReads(client, TARGET, reads).send(list, testCase('first', { limit: '5' })), sharingReads(client, TARGET, reads).send(list, testCase('second', { limit: '5' }))]);
+    expect(first.response?.status).toBe(429);
+    expect(second.response?.status).toBe(200);
+    expect(sent).toHaveLength(2);
+  });
+
   test('past its bound in bytes, the oldest answers are let go and asked again', async () => {
     const bundled = await spec();
     const list = bundled.operation('products:list');
