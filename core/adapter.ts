@@ -232,6 +232,14 @@ export interface TargetAdapter {
    * answer, or deliveries still pending, and they wait for it until their own deadline.
    */
   settleDeliveries?(timeoutMs: number): Promise<void | SettledDeliveries>;
+  /**
+   * True when the target's event log is current once a write has been answered: every event of a
+   * write (an API call or a capability of this adapter) is in {@link listEvents} by the time its
+   * answer came. A model-based step that expects events then reads the log once; otherwise it
+   * polls it for up to a second, for a target whose log lags (engine/stateful/orders.ts). Absent:
+   * false. An optimisation: a target whose events never come is failed either way.
+   */
+  readonly eventsAtOnce?: boolean;
   /** Releases what the adapter holds (connections). */
   close?(): Promise<void>;
 }

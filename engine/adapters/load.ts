@@ -51,6 +51,10 @@ export function guardAdapter(candidate: unknown, origin: string): TargetAdapter 
   const adapter = candidate as TargetAdapter & Record<string, unknown>;
   const name = typeof adapter.name === 'string' && adapter.name !== '' ? adapter.name : origin;
   const guarded: Record<string, unknown> = { name };
+  if (adapter.eventsAtOnce !== undefined) {
+    if (typeof adapter.eventsAtOnce !== 'boolean') throw new HarnessError('CNF_ERR_CONFIG_INVALID', `${origin}: eventsAtOnce must be true or false, not ${typeof adapter.eventsAtOnce}`);
+    guarded.eventsAtOnce = adapter.eventsAtOnce;
+  }
   for (const key of [...ADAPTER_CAPABILITIES, 'settleDeliveries', 'close'] as const) {
     const fn = adapter[key];
     if (fn === undefined) continue;

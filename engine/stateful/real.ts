@@ -142,6 +142,11 @@ export class Real {
     return exchange;
   }
 
+  /** Whether the adapter says the target's event log is current once a write has been answered (`TargetAdapter.eventsAtOnce`). */
+  get eventsAtOnce(): boolean {
+    return this.env.adapter?.eventsAtOnce === true;
+  }
+
   /** Whether the adapter has a capability. */
   can(capability: AdapterCapability): boolean {
     return typeof this.env.adapter?.[capability] === 'function';

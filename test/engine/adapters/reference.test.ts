@@ -26,8 +26,9 @@ describe('the reference adapter against a reference server', () => {
     await reference?.close();
   });
 
-  test('has every capability', () => {
+  test('has every capability, and says its event log is current once a write is answered', () => {
     expect(capabilitiesOf(adapter)).toEqual([...ADAPTER_CAPABILITIES]);
+    expect(adapter.eventsAtOnce).toBe(true);
     expect(missingCapability(adapter, [...ADAPTER_CAPABILITIES])).toBeUndefined();
   });
 
@@ -165,6 +166,13 @@ describe('adapter modules', () => {
     const adapter = guardAdapter({ name: 'staging', completeOrder: async () => { throw new Error('order is archived'); } }, 'file.js');
     await expect(adapter.completeOrder!('x')).rejects.toMatchObject({ name: 'AdapterError', code: 'CNF_ERR_ADAPTER', capability: 'completeOrder', message: 'adapter "staging": completeOrder failed: order is archived' });
     expect(() => guardAdapter(null, 'file.js')).toThrow(/must return an object/);
+  });
+
+  test('guardAdapter keeps eventsAtOnce when it is a boolean, and refuses anything else', () => {
+    expect(guardAdapter({ name: 'a', eventsAtOnce: true }, 'file.js').eventsAtOnce).toBe(true);
+    expect(guardAdapter({ name: 'b', eventsAtOnce: false }, 'file.js').eventsAtOnce).toBe(false);
+    expect(guardAdapter({ name: 'c' }, 'file.js').eventsAtOnce).toBeUndefined();
+    expect(() => guardAdapter({ name: 'd', eventsAtOnce: 'yes' }, 'file.js')).toThrow(/eventsAtOnce must be true or false, not string/);
   });
 });
 

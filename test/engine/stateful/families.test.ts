@@ -86,6 +86,37 @@ describe('against a faulted reference', () => {
   });
 });
 
+describe('a target whose events never come', () => {
+  test('the orders family fails the same whether the adapter says its log is current or not, and reads the log once per step when it does', async () => {
+    const reference = await referenceEnv(['event_skipped']);
+    try {
+      const adapter = reference.env.adapter!;
+      expect(adapter.eventsAtOnce).toBe(true);
+      const counted = (eventsAtOnce: boolean) => {
+        const seen = { reads: 0 };
+        const { eventsAtOnce: _said, ...rest } = adapter;
+        const wrapped = { ...rest, ...(eventsAtOnce ? { eventsAtOnce } : {}), listEvents: async (filter?: { type?: string }) => (seen.reads++, adapter.listEvents!(filter)) };
+        return { env: { ...reference.env, adapter: wrapped }, seen };
+      };
+      const current = counted(true);
+      const lagging = counted(false);
+      const found = await runFamily({ family: FAMILIES.orders, env: current.env, runSeed: SEED, numRuns: 2 });
+      expect(found.status).toBe('failed');
+      // The shrunk sequence replayed (no shrinking) with each adapter: the same failure; a log said to
+      // lag is polled at the failing step (every 150 ms for a second), one said to be current is read once.
+      current.seen.reads = 0;
+      const once = await runFamily({ family: FAMILIES.orders, env: current.env, runSeed: SEED, numRuns: 2, path: found.failure!.path });
+      const polled = await runFamily({ family: FAMILIES.orders, env: lagging.env, runSeed: SEED, numRuns: 2, path: found.failure!.path });
+      expect(once.failure!.commands).toBe(found.failure!.commands);
+      expect(polled.failure!.commands).toBe(found.failure!.commands);
+      expect(polled.failure!.finding.kind).toBe(once.failure!.finding.kind);
+      expect(lagging.seen.reads).toBeGreaterThanOrEqual(current.seen.reads + 4);
+    } finally {
+      await reference.close();
+    }
+  });
+});
+
 describe('a target that cannot run a family', () => {
   test.each([
     ['a read-only run', { readOnly: true }, 'orders', 'read-only run: the commands change state', 'option'],
