@@ -29,9 +29,10 @@ export interface BurstInput {
 /**
  * Sends what a check needs for one case: the case itself; for `walk` every page (the first
  * without `page`, as a client asks for a list, then `page=2` on) and the page past the last (the
- * checked exchange is the last, `history` the pages before); for `defaults` the case without page and limit (`history[0]`) and then with `page=1&limit=10`; for
- * `burst` the case `burst.plan.requests` times at once, past the client's pacing (the checked
- * exchange is the first 429, else the last request; then a pause, see engine/burst.ts); for
+ * checked exchange is the last, `history` the pages before); for `defaults` the case without
+ * page and limit (`history[0]`) and then with `page=1&limit=10`; for `burst` the case
+ * `burst.plan.requests` times at once, past the client's pacing (the checked exchange is the first
+ * 429, else the last request; then a pause, see engine/burst.ts); for
  * `roles` the case once per role of `check.roles`, in order (the checked exchange is the last).
  * Used by the property runs and by `conformance replay`, so a replayed failure sees the same evidence.
  * @throws HarnessError CNF_ERR_CONFIG_INVALID for `burst` evidence without `burst`
