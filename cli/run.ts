@@ -4,6 +4,7 @@
  * API with our reporters, and returns the exit code.
  * @see docs/design.md (Command line; Targets, roles and verdicts)
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -205,6 +206,27 @@ function collectedOf(collectors: readonly ResultsCollector[], nothingRan: boolea
 }
 
 /** Whether a suite belongs to the stateful group (the writes suite and the stateful one): they change state, so they are kept together. */
+/**
+ * Where an embedded reference listens locally as well: a Unix domain socket in the temporary
+ * folder (a named pipe on Windows), named by this process and a random part.
+ * @see server/index.ts (StartOptions.socketPath)
+ */
+function localSocketPath(): string {
+  const name = `conformance-${process.pid}-${randomBytes(4).toString('hex')}`;
+  return process.platform === 'win32' ? `\\\\.\\pipe\\${name}` : path.join(os.tmpdir(), `${name}.sock`);
+}
+
+/** The local socket a started reference listens on, as a target names it; undefined when it could not make one. */
+function localSocketOf(reference: { url: string; socketPath?: string }): Target['localSocket'] {
+  return reference.socketPath === undefined ? undefined : { origin: reference.url, path: reference.socketPath };
+}
+
+/** A target without its local socket (a copy for another instance, which names its own). */
+function withoutLocalSocket(target: Target): Target {
+  const { localSocket: _, ...rest } = target;
+  return rest;
+}
+
 function isStatefulGroup(suite: string): boolean {
   return suite === STATEFUL_SUITE || suite === 'writes';
 }
@@ -311,6 +333,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
   let target: Target;
   let stop: () => Promise<void> = async () => {};
   let statefulBaseUrl: string | undefined;
+  let statefulSocket: Target['localSocket'];
   if (url) {
     if (options.faults?.length) throw new HarnessError('CNF_ERR_CONFIG_INVALID', '--fault applies to the embedded reference only; use `conformance serve --fault` for a remote one');
     target = resolveRemoteTarget({ url, ...(config ? { config } : {}), ...(options.rate !== undefined ? { rate: options.rate } : {}), ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.rateLimitCheck !== undefined ? { rateLimitCheck: options.rateLimitCheck } : {}), ...(options.env ? { env: options.env } : {}) });
@@ -324,17 +347,21 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     // rate_limit_enforced, which comes from another loopback address.
     const rateLimit = { max: DEFAULT_RATE_LIMIT, allowList: [HARNESS_SOURCE_ADDRESS] };
     const referenceOptions = { host: HARNESS_SOURCE_ADDRESS, port: 0, seed, rateLimit, faults: options.faults ?? [], ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}) };
-    const reference = await startReferenceServer(referenceOptions);
+    // Each instance is reached over a local socket of its own as well (Target.localSocket).
+    const reference = await startReferenceServer({ ...referenceOptions, socketPath: localSocketPath() });
     // The stateful group changes state and moves the clock: on a shared target it runs after the
     // other suites. The embedded reference gives it a second instance of the same seed instead,
     // so that it runs beside them (both start from the same demo store, as after read-only suites).
     const apart = running.some(isStatefulGroup) && running.some((suite) => !isStatefulGroup(suite)) && !options.rate;
-    const second = apart ? await startReferenceServer(referenceOptions) : undefined;
+    const second = apart ? await startReferenceServer({ ...referenceOptions, socketPath: localSocketPath() }) : undefined;
     stop = async () => {
       await reference.close();
       await second?.close();
     };
-    if (second) statefulBaseUrl = second.url;
+    if (second) {
+      statefulBaseUrl = second.url;
+      statefulSocket = localSocketOf(second);
+    }
     const roles: Target['roles'] = {};
     for (const [role, token] of Object.entries(reference.credentials)) roles[role as Role] = { token, env: defaultTokenEnv(role as Role) };
     // The oauth_client role's token is the client_secret of the client the fixture oauth_client_id names.
@@ -349,6 +376,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       readOnly: options.readOnly ?? false,
       burst: { sourceAddress: BURST_SOURCE_ADDRESS },
+      ...(localSocketOf(reference) ? { localSocket: localSocketOf(reference) } : {}),
     };
     const selectedOperations = options.operations?.length ? options.operations : operationIds;
     printPreflight({ target, specFile, spec, seed, operationIds: selectedOperations, checks: selected, statefulIds: statefulIdsOf(options.checks, options.operations), adapter: describeAdapter(adapter) }, options);
@@ -380,7 +408,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
     };
     const context: RunContext = {
       timingsDir: breakerDir,
-      ...(statefulBaseUrl ? { statefulTarget: { ...target, baseUrl: statefulBaseUrl } } : {}),
+      ...(statefulBaseUrl ? { statefulTarget: { ...withoutLocalSocket(target), baseUrl: statefulBaseUrl, ...(statefulSocket ? { localSocket: statefulSocket } : {}) } } : {}),
       ...(shard ? { shardUnits: shard.units } : {}),
       target,
       specFile,

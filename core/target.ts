@@ -44,6 +44,14 @@ export interface Target {
    * names it. Absent: the default names.
    */
   roleEnv?: Partial<Record<Role, string>>;
+  /**
+   * A local socket of the target's own (the embedded reference's: server/index.ts,
+   * `StartOptions.socketPath`): requests to `origin` (`http://127.0.0.1:4010`) are sent over the
+   * socket at `path` instead of TCP, the same bytes to the same HTTP server. Reports and reproducers
+   * still name `baseUrl`. Absent: every request over TCP.
+   * @see docs/decisions.md (Harness: "The embedded reference is reached over a local socket")
+   */
+  localSocket?: { origin: string; path: string };
 }
 
 /** Roles a target may provide, in the order they are documented. */

@@ -250,7 +250,8 @@ function outcomeOf(code: string, timedOut: boolean): RequestOutcome | undefined 
 }
 
 /**
- * Creates the client of a target: one keep-alive connection pool, pacing at
+ * Creates the client of a target: one keep-alive connection pool (a second one on the target's
+ * local socket, for its own origin, when it has one: `Target.localSocket`), pacing at
  * `target.requestsPerSecond` when set, a deadline of `target.timeoutMs` on the whole exchange of
  * every request (connection, headers and body: a body that never ends is cut at the deadline), 429
  * answers retried after their Retry-After (at most 3 times, waits of at most 10 s), a circuit
@@ -262,7 +263,10 @@ function outcomeOf(code: string, timedOut: boolean): RequestOutcome | undefined 
  *   "A target that gives no answer is declared unresponsive for the whole run"); docs/usage.md (Pointing it at a target)
  */
 export function createClient(target: Target, options: ClientOptions = {}): Client {
-  const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000, headersTimeout: target.timeoutMs, bodyTimeout: target.timeoutMs });
+  const agentOptions = { connections: 16, keepAliveTimeout: 10_000, headersTimeout: target.timeoutMs, bodyTimeout: target.timeoutMs };
+  const agent = new Agent(agentOptions);
+  // Requests to the target's own origin go over its local socket, when it has one (Target.localSocket).
+  const local = target.localSocket ? { prefix: `${target.localSocket.origin}/`, agent: new Agent({ ...agentOptions, connect: { socketPath: target.localSocket.path } }) } : undefined;
   const runBreaker = options.breaker === undefined ? runBreakerFromEnv() : (options.breaker ?? undefined);
   const throttle = target.requestsPerSecond
     ? pThrottle({ limit: Math.max(1, Math.floor(target.requestsPerSecond / 10)), interval: 100 })
@@ -288,7 +292,7 @@ export function createClient(target: Target, options: ClientOptions = {}): Clien
         method: request.method as 'GET',
         headers: request.headers,
         body: request.body,
-        dispatcher: agent,
+        dispatcher: local && request.url.startsWith(local.prefix) ? local.agent : agent,
         signal: controller.signal,
       });
       headers = flattenHeaders(answer.headers);
@@ -379,7 +383,7 @@ export function createClient(target: Target, options: ClientOptions = {}): Clien
       return exchange;
     },
     async close() {
-      await agent.close();
+      await Promise.all([agent.close(), local?.agent.close()]);
     },
   };
 }

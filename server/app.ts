@@ -414,7 +414,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
       closing = true;
       done();
     });
-    answerKeptFirst(app.server, responses, { exempt: (address) => isExemptClient(rateLimit, address), closing: () => closing });
+    answerKeptFirst(app.server, responses, { exempt: (socket) => isExemptClient(rateLimit, socket), closing: () => closing });
   }
   const writeFaults = planWriteFaults(faults);
   const serveOperation = (operation: Operation) => {

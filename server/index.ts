@@ -3,10 +3,11 @@
  * `conformance run` use.
  * @see docs/design.md (Command line: serve; Targets, roles and verdicts)
  */
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { buildApp, type BuildAppOptions, type ServerSettings } from './app.js';
 import type { DemoTokenName, ReferenceRole } from './auth.js';
 import type { ReferenceControl } from './control.js';
+import { markLocalClient } from './rate-limit.js';
 import type { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export { buildApp, type BuildAppOptions, type ReferenceApp, type ServerSettings } from './app.js';
@@ -27,12 +28,24 @@ export interface StartOptions extends BuildAppOptions {
   host?: string;
   /** Port; 0 (the default) picks a free one. */
   port?: number;
+  /**
+   * A local socket to accept connections on as well, for the process that starts the server: a
+   * Unix domain socket's path (on Windows a named pipe, `\\.\pipe\name`). Its connections are
+   * answered by the same HTTP server as those of `host` and `port`, skip the TCP stack, and are
+   * never counted by the rate limit (server/rate-limit.ts `markLocalClient`). The embedded target
+   * of `conformance run` uses one (docs/decisions.md, Harness: "The embedded reference is reached
+   * over a local socket"). When the socket cannot be made (a path too long, a folder that does not
+   * exist), the server listens on TCP only and {@link RunningReference.socketPath} is absent.
+   */
+  socketPath?: string;
 }
 
 /** A listening reference server. */
 export interface RunningReference {
   /** Base URL without a trailing slash (`http://127.0.0.1:4010`). */
   url: string;
+  /** The local socket the server accepts connections on as well, when one was asked for and could be made ({@link StartOptions.socketPath}). */
+  socketPath?: string;
   /**
    * Bearer tokens of the harness roles: admin, reader, writer (every write scope, no read scope),
    * no_scope, other_org, pat (a personal access token of a member of organization A, every scope),
@@ -66,7 +79,7 @@ export interface RunningReference {
  * @throws HarnessError CNF_ERR_FAULT_UNKNOWN, CNF_ERR_SPEC_INVALID (see buildApp); the listen error (EADDRINUSE, ...) as thrown by Node
  */
 export async function startReferenceServer(options: StartOptions = {}): Promise<RunningReference> {
-  const { host = '127.0.0.1', port = 0, ...buildOptions } = options;
+  const { host = '127.0.0.1', port = 0, socketPath, ...buildOptions } = options;
   const built = await buildApp(buildOptions);
   try {
     await built.app.listen({ host, port });
@@ -75,10 +88,12 @@ export async function startReferenceServer(options: StartOptions = {}): Promise<
     await built.app.close().catch(() => undefined);
     throw error;
   }
+  const local = socketPath === undefined ? undefined : await listenLocal(built.app.server, socketPath);
   const address = built.app.server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}`,
+    ...(local ? { socketPath } : {}),
     credentials: built.credentials,
     tokens: built.tokens,
     fixtures: built.fixtures,
@@ -86,8 +101,31 @@ export async function startReferenceServer(options: StartOptions = {}): Promise<
     control: built.control,
     webhooks: built.webhooks,
     settings: built.settings,
-    close: () => built.app.close(),
+    close: async () => {
+      // The local server stops accepting at once; its connections belong to the HTTP server, which
+      // Fastify's close ends (idle ones at once, the others once answered).
+      const localClosed = local ? new Promise<void>((resolve) => local.close(() => resolve())) : undefined;
+      await built.app.close();
+      await localClosed;
+    },
   };
+}
+
+/**
+ * Accepts connections on `socketPath` and hands each to `server`, marked as the local client.
+ * @returns the listening local server, or undefined when the socket cannot be made (the error is
+ *   not thrown: the server is then reached over TCP only)
+ */
+async function listenLocal(server: import('node:http').Server, socketPath: string): Promise<net.Server | undefined> {
+  const local = net.createServer((socket) => {
+    markLocalClient(socket);
+    // How a connection is handed to an HTTP server (Node's http.Server, event 'connection').
+    server.emit('connection', socket);
+  });
+  return await new Promise((resolve) => {
+    local.once('error', () => resolve(undefined));
+    local.listen(socketPath, () => resolve(local));
+  });
 }
 
 /** One line per setting of `serve` that a developer may want to know is on or off. */

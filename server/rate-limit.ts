@@ -87,12 +87,27 @@ export function rateLimitReply(retryAfterSeconds: number, settings: Required<Rat
 }
 
 /**
- * Whether a client is never counted: no limit in force, or its address (IPv4-mapped IPv6 written
- * as IPv4) in `settings.allowList`.
- * @param address the socket's remote address
+ * Connections accepted on a reference's local socket (`StartOptions.socketPath` in server/index.ts).
+ * Only the process that started the server knows that socket's path: the embedded target's own
+ * harness, which the limit never counts, as it never counts the harness's 127.0.0.1 over TCP.
  */
-export function isExemptClient(settings: Required<RateLimitSettings> | false, address: string | undefined): boolean {
-  return settings === false || (address !== undefined && settings.allowList.includes(clientAddress(address)));
+const localClients = new WeakSet<object>();
+
+/** Marks a connection accepted on the reference's local socket: the limit never counts it. */
+export function markLocalClient(socket: object): void {
+  localClients.add(socket);
+}
+
+/**
+ * Whether a client is never counted: no limit in force, a connection of the local socket
+ * ({@link markLocalClient}), or its address (IPv4-mapped IPv6 written as IPv4) in
+ * `settings.allowList`.
+ * @param socket the request's connection (`request.socket`)
+ */
+export function isExemptClient(settings: Required<RateLimitSettings> | false, socket: { remoteAddress?: string | undefined }): boolean {
+  if (settings === false || localClients.has(socket)) return true;
+  const address = socket.remoteAddress;
+  return address !== undefined && settings.allowList.includes(clientAddress(address));
 }
 
 /** An IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) as IPv4. */
@@ -104,7 +119,8 @@ function clientAddress(address: string): string {
  * Installs the limit on every route of `app` (call before routes are served; requests to paths
  * that {@link isRateLimited} exempts are not counted, nor clients of `settings.allowList`). Does
  * nothing with `false` or with the `rate_limit_ignored` fault. The client is `request.ip` (the
- * socket's address; no proxy headers are trusted), IPv6 addresses grouped by /64 as the plugin does.
+ * socket's address; no proxy headers are trusted), IPv6 addresses grouped by /64 as the plugin does;
+ * a connection of the local socket ({@link markLocalClient}) is not counted.
  */
 export async function registerRateLimit(app: FastifyInstance, settings: Required<RateLimitSettings> | false, faults: FaultSet): Promise<void> {
   if (settings === false || faults.has('rate_limit_ignored')) return;
@@ -118,7 +134,7 @@ export async function registerRateLimit(app: FastifyInstance, settings: Required
     ...(allowed.size > 0 ? { allowList: (request: FastifyRequest) => allowed.has(clientAddress(request.ip)) } : {}),
   });
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
-    if (!isRateLimited(request.url)) return;
+    if (!isRateLimited(request.url) || localClients.has(request.raw.socket)) return;
     const limit = await check(request);
     if (limit.isAllowed || !limit.isExceeded) return;
     return send(reply, rateLimitReply(Math.max(1, limit.ttlInSeconds), settings, faults));

@@ -153,8 +153,8 @@ export class ResponseCache {
 
 /** What {@link answerKeptFirst} needs to know of the server. */
 export interface KeptFirstOptions {
-  /** Whether requests from this remote address are never counted by the rate limit. */
-  exempt: (address: string | undefined) => boolean;
+  /** Whether requests of this connection are never counted by the rate limit (server/rate-limit.ts `isExemptClient`). */
+  exempt: (socket: IncomingMessage['socket']) => boolean;
   /** Whether the server is closing (Fastify then answers 503 to every request). */
   closing: () => boolean;
 }
@@ -177,7 +177,7 @@ export function answerKeptFirst(server: Server, cache: ResponseCache, options: K
   server.removeAllListeners('request');
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const { host } = request.headers;
-    if (request.method === 'GET' && host !== undefined && !options.closing() && options.exempt(request.socket.remoteAddress)) {
+    if (request.method === 'GET' && host !== undefined && !options.closing() && options.exempt(request.socket)) {
       const version = request.headers['polar-version'];
       const kept = cache.get(ResponseCache.key(request.headers.authorization, `http://${host}`, request.url!, typeof version === 'string' ? version : undefined), preferredCoding(request.headers['accept-encoding'], 'kept'));
       if (kept) {
