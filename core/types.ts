@@ -275,5 +275,11 @@ declare module 'vitest' {
      * operation and check.
      */
     judged?: CellMeta[];
+    /**
+     * Cells of the checks that cannot apply to their operation (`Check.appliesTo`, decided from
+     * the document alone), recorded together by one test of the suite file instead of a test each
+     * (engine/suite.ts).
+     */
+    inapplicable?: CellMeta[];
   }
 }

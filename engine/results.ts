@@ -135,7 +135,9 @@ export type ExitCode = 0 | 1 | 2;
  *   the target was unreachable), is an error, and its cell is left out of the matrix;
  * - a cell that says `passed` but carries failures is an error (a suite bug), never a pass;
  * - a test without a cell that passed or was skipped is not part of the matrix and is ignored
- *   (helpers, tests filtered out by `--checks`).
+ *   (helpers, tests filtered out by `--checks`);
+ * - the cells a test records in `task.meta.inapplicable` (checks that cannot apply to their
+ *   operation, one test for a suite file's) are taken as recorded.
  * Errors of modules and suites (collection errors, failed `beforeAll`/`afterAll` hooks), the
  * unhandled errors, and an interrupted run are errors as well.
  * @param testModules the modules vitest passes to `onTestRunEnd`
@@ -162,6 +164,8 @@ export function collectResults(
       if (outcome.cell) cells.push(durationMs === undefined ? outcome.cell : { ...outcome.cell, durationMs: Math.max(0, durationMs) });
       // The response checks' findings on the test's other exchanges (engine/judge.ts), each on its own operation and check.
       if (outcome.cell || testCase.result().state !== 'pending') cells.push(...(testCase.meta().judged ?? []));
+      // The cells of checks that cannot apply, decided from the document without a case (no duration, as a skipped test has none).
+      if (testCase.result().state !== 'pending') cells.push(...(testCase.meta().inapplicable ?? []));
       errors.push(...outcome.errors);
     }
   }

@@ -1,7 +1,9 @@
 /**
  * Declares the vitest tests of a conformance suite: one `describe` per operation, one `test` per
- * check, each writing its matrix cell to `task.meta.conformance` for the reporters, and the failed
- * cells the one judging path found on the test's other exchanges to `task.meta.judged`.
+ * check that can apply to it, each writing its matrix cell to `task.meta.conformance` for the
+ * reporters, and the failed cells the one judging path found on the test's other exchanges to
+ * `task.meta.judged`; the cells of the checks that cannot apply (`not_applicable`) are written
+ * together by one test of the file, to `task.meta.inapplicable`.
  */
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { selectChecks } from '../checks/index.js';
@@ -17,7 +19,7 @@ import { failureRunOf, operationSeed, readRunContext, statefulRunContext, type R
 import { harvestValues } from './harvest.js';
 import { JudgedCells, judgingClient, RESPONSE_CHECKS } from './judge.js';
 import { SAFE_METHODS } from '../core/operation-needs.js';
-import type { CellMeta, CheckNeeds } from '../core/types.js';
+import type { CellMeta, Check, CheckNeeds } from '../core/types.js';
 import { writeCaseMaker } from './write-cases.js';
 import { flushWork } from '../core/timings.js';
 import { unitId } from './shard.js';
@@ -115,7 +117,26 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
   // would share the rate and wait out their timeouts. Bursts and writes are one at a time too.
   const concurrent = scope === 'safe' && !run.target.requestsPerSecond && !needs.includes('burst');
   const block = concurrent ? describe.concurrent : describe;
+  // A check that cannot apply to an operation (decided from the document alone) gets its cell here,
+  // and the file's such cells are recorded by one test: a test each cost the run more than the rest
+  // of their work (vitest's bookkeeping of about 500 tests).
+  const inapplicable: CellMeta[] = [];
+  const applicable = new Map<Operation, typeof checks>();
   for (const operation of operations) {
+    applicable.set(operation, checks.filter((check) => {
+      const reason = inapplicableReason(check, spec, operation);
+      if (reason !== undefined) inapplicable.push({ operationId: operation.operationId, checkId: check.id, status: 'not_applicable', cases: 0, failures: [], skipReason: reason });
+      return reason === undefined;
+    }));
+  }
+  if (inapplicable.length > 0) {
+    test('checks that do not apply', ({ task }) => {
+      task.meta.inapplicable = inapplicable;
+    });
+  }
+  for (const operation of operations) {
+    const checks = applicable.get(operation)!;
+    if (checks.length === 0) continue;
     block(operation.operationId, () => {
       let harvest: Harvest | undefined;
       let evidence: Promise<WriteEvidence[]> | undefined;
@@ -145,6 +166,20 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
         });
       }
     });
+  }
+}
+
+/**
+ * Why a check cannot apply to an operation (`Check.appliesTo`, which reads only the document), or
+ * undefined when it can. A check whose `appliesTo` throws is left to its test, whose cell then
+ * says `errored` as it would have.
+ */
+function inapplicableReason(check: Check, spec: LoadedSpec, operation: Operation): string | undefined {
+  try {
+    const applies = check.appliesTo?.({ spec, operation }) ?? true;
+    return applies === true ? undefined : applies;
+  } catch {
+    return undefined;
   }
 }
 

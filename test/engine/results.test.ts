@@ -10,6 +10,8 @@ const PASSED = cell('products:list', 'status_code_conformance');
 const FAILED = cell('products:list', 'content_type_conformance', { failures: [failure({ checkId: 'content_type_conformance' })] });
 const SKIPPED = skipped('products:list', 'ignored_auth', 'needs role other_org');
 const WHERE = 'products:list > a test';
+const NOT_APPLICABLE: CellMeta = { operationId: 'products:get', checkId: 'pages_disjoint_and_complete', status: 'not_applicable', cases: 0, failures: [], skipReason: 'not a paginated list' };
+const NOT_APPLICABLE_TOO: CellMeta = { ...NOT_APPLICABLE, operationId: 'orders:get' };
 
 describe('collectResults, one test case', () => {
   const table: [string, { given: Omit<FakeTest, 'fullName'>; want: { cells: CellMeta[]; errors: HarnessProblem[] } }][] = [
@@ -48,6 +50,11 @@ describe('collectResults, one test case', () => {
     ['passed test without a cell: ignored', { given: { state: 'passed' }, want: { cells: [], errors: [] } }],
     ['skipped test without a cell: ignored', { given: { state: 'skipped' }, want: { cells: [], errors: [] } }],
     ['pending test: ignored', { given: { state: 'pending', meta: PASSED }, want: { cells: [], errors: [] } }],
+    ['passed test recording the cells of checks that do not apply: those cells', {
+      given: { state: 'passed', inapplicable: [NOT_APPLICABLE, NOT_APPLICABLE_TOO] },
+      want: { cells: [NOT_APPLICABLE, NOT_APPLICABLE_TOO], errors: [] },
+    }],
+    ['pending test with the cells of checks that do not apply: ignored', { given: { state: 'pending', inapplicable: [NOT_APPLICABLE] }, want: { cells: [], errors: [] } }],
   ];
 
   test.each(table)('%s', (_name, { given, want }) => {
