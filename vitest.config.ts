@@ -1,14 +1,14 @@
-import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// The workers of a conformance run ignore SIGINT (Ctrl+C signals the whole process group): the
-// main process ends the run and writes its reports (cli/interruptible-run.ts). They load the
+// The workers of a conformance run are threads of its process (`pool: 'threads'` below): Ctrl+C
+// signals the process, whose main thread ends the run and writes its reports
+// (cli/interruptible-run.ts), and a thread starts for less CPU than a process. They load the
 // sources as the command line does (bin/register.js: Node's own type stripping, a resolve hook
 // for the sources' `.js` imports, V8's compile cache on disk), not through vite's module runner
 // (`experimental.viteModuleRunner: false` below), which sent every module's code from the main
 // process to each worker of each run (docs/decisions.md, Runtime and tooling).
-const SUITE_WORKER_ARGV = ['--require', fileURLToPath(new URL('./cli/worker-signals.cjs', import.meta.url)), '--import', new URL('./bin/register.js', import.meta.url).href];
+const SUITE_WORKER_ARGV = ['--import', new URL('./bin/register.js', import.meta.url).href];
 
 // The longest unit test files, longest first: each runs many full conformance runs. Vitest orders
 // files by the durations of the last run on this machine, and by size without one (a fresh clone,
@@ -63,6 +63,7 @@ export default defineConfig({
           // The suites share no module state across files: one module graph per worker (the document
           // loaded and its validators compiled once per worker, not once per file).
           isolate: false,
+          pool: 'threads',
           execArgv: SUITE_WORKER_ARGV,
           // Not 0: vitest runs a group of order 0 with one worker (a machine of 2 cores) last.
           sequence: { groupOrder: 1 },
@@ -77,6 +78,7 @@ export default defineConfig({
           include: ['suites/writes.suite.ts', 'suites/stateful/**/*.suite.ts', 'suites/model/**/*.suite.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          pool: 'threads',
           execArgv: SUITE_WORKER_ARGV,
           fileParallelism: false,
           // One worker for every file: the stateful suites share no module state across files.
