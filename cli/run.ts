@@ -205,7 +205,6 @@ function collectedOf(collectors: readonly ResultsCollector[], nothingRan: boolea
   return { cells: ran.flatMap((c) => c.collected!.cells), errors };
 }
 
-/** Whether a suite belongs to the stateful group (the writes suite and the stateful one): they change state, so they are kept together. */
 /**
  * Where an embedded reference listens locally as well: a Unix domain socket in the temporary
  * folder (a named pipe on Windows), named by this process and a random part.
@@ -227,6 +226,7 @@ function withoutLocalSocket(target: Target): Target {
   return rest;
 }
 
+/** Whether a suite belongs to the stateful group (the writes suite and the stateful one): they change state, so they are kept together. */
 function isStatefulGroup(suite: string): boolean {
   return suite === STATEFUL_SUITE || suite === 'writes';
 }

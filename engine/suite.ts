@@ -121,9 +121,9 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
   // and the file's such cells are recorded by one test: a test each cost the run more than the rest
   // of their work (vitest's bookkeeping of about 500 tests).
   const inapplicable: CellMeta[] = [];
-  const applicable = new Map<Operation, typeof checks>();
+  const applicableChecks = new Map<Operation, typeof checks>();
   for (const operation of operations) {
-    applicable.set(operation, checks.filter((check) => {
+    applicableChecks.set(operation, checks.filter((check) => {
       const reason = inapplicableReason(check, spec, operation);
       if (reason !== undefined) inapplicable.push({ operationId: operation.operationId, checkId: check.id, status: 'not_applicable', cases: 0, failures: [], skipReason: reason });
       return reason === undefined;
@@ -135,16 +135,16 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
     });
   }
   for (const operation of operations) {
-    const checks = applicable.get(operation)!;
-    if (checks.length === 0) continue;
+    const applicable = applicableChecks.get(operation)!;
+    if (applicable.length === 0) continue;
     block(operation.operationId, () => {
       let harvest: Harvest | undefined;
       let evidence: Promise<WriteEvidence[]> | undefined;
       beforeAll(async () => {
         // A burst sends one fixed request; only generated cases use harvested filter values.
-        if (scope === 'safe' && checks.some((c) => c.needs !== 'burst')) harvest = await harvestValues(client, operation);
+        if (scope === 'safe' && applicable.some((c) => c.needs !== 'burst')) harvest = await harvestValues(client, operation);
       });
-      for (const check of checks) {
+      for (const check of applicable) {
         test(check.id, async (context) => {
           const writes = scope === 'unsafe' ? writeCaseMaker(spec, operation, run.target, await (adapter ??= loadAdapter(run.adapter, run.target))) : undefined;
           const cell = await runCell({
