@@ -3,6 +3,7 @@
  * `conformance run` use.
  * @see docs/design.md (Command line: serve; Targets, roles and verdicts)
  */
+import type { Server as HttpServer } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { buildApp, type BuildAppOptions, type ServerSettings } from './app.js';
 import type { DemoTokenName, ReferenceRole } from './auth.js';
@@ -116,7 +117,7 @@ export async function startReferenceServer(options: StartOptions = {}): Promise<
  * @returns the listening local server, or undefined when the socket cannot be made (the error is
  *   not thrown: the server is then reached over TCP only)
  */
-async function listenLocal(server: import('node:http').Server, socketPath: string): Promise<net.Server | undefined> {
+async function listenLocal(server: HttpServer, socketPath: string): Promise<net.Server | undefined> {
   const local = net.createServer((socket) => {
     markLocalClient(socket);
     // How a connection is handed to an HTTP server (Node's http.Server, event 'connection').
