@@ -72,6 +72,7 @@ export const {
   ObservedJudge,
   OBSERVED_CHECKS,
   startProxy,
+  JudgePool,
   runProxy,
   checkHar,
   readHar,

@@ -31,6 +31,7 @@ export { judgeExchange, createObservedJudge, judgedFetch, judgingInterceptor, ty
 export { useConformance, type UseConformanceOptions, type ConformanceHandle } from './engine/observed/vitest.js';
 export { ObservedJudge, OBSERVED_CHECKS, type ObservedJudgeOptions, type ObservedVerdict, type ObservedExchange } from './engine/observed/judge.js';
 export { startProxy, type ProxyOptions, type RunningProxy } from './engine/observed/proxy.js';
+export { JudgePool, type JudgePoolOptions } from './engine/observed/judge-pool.js';
 export { runProxy, type ProxyCommandOptions, type ProxyCommand } from './cli/proxy.js';
 export { checkHar, type CheckHarOptions, type CheckHarOutcome } from './cli/check.js';
 export { readHar, parseHar, type HarEntry } from './engine/observed/har.js';

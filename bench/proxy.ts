@@ -6,8 +6,10 @@
  *    ceiling: a bar the minimal proxy misses too is BOUNDED, not judged, when the proxy adds no more
  *    than the bar beyond the minimal proxy's figure); the same one request at a
  *    time on one connection (the proxy's cost without queueing);
- * 2. how many observed exchanges per second the judge judges, in-process, on distinct answers of
- *    the reference's list pages, and the heap it holds after 20,000 of them (findings kept, bodies not).
+ * 2. how many observed exchanges per second the proxy's judging threads (engine/observed/judge-pool.ts)
+ *    judge, handed distinct answers of the reference's list pages as they came off the wire (one
+ *    judge in one thread shown beside), and the heap one judge holds after 20,000 of them
+ *    (findings kept, bodies not).
  * @see docs/observed.md (Performance); docs/performance.md
  */
 import { pathToFileURL } from 'node:url';
@@ -15,6 +17,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { request } from 'undici';
 import { API_VERSIONS, loadSpec, specPath } from '../core/spec/load.js';
+import { JudgePool, MAX_JUDGE_THREADS } from '../engine/observed/judge-pool.js';
 import { ObservedJudge, type ObservedExchange } from '../engine/observed/judge.js';
 import { flatHeaders, observedResponse } from '../engine/observed/response.js';
 import { latencies, loadGenerator, measureLoad, median, pacedLoad, quantile, type PacedResult } from './load.js';
@@ -141,7 +144,7 @@ const JUDGE_PAGE_SIZES = [10, 9, 11, 8, 12, 7, 13, 6, 14];
 /** Pages judged before the timing: the judge's code compiled, as in a session under way. */
 const JUDGE_WARM_UP = 200;
 
-/** Part 2: exchanges judged per second in-process, and the heap held after {@link MEMORY_EXCHANGES}. */
+/** Part 2: exchanges judged per second by the proxy's judging threads, and the heap one judge holds after {@link MEMORY_EXCHANGES}. */
 async function judgeRate(referenceUrl: string, headers: Record<string, string>, { out, judge }: ProxyBenchOutput): Promise<void> {
   // Distinct answers as they came off the wire: every page of four lists in several sortings and
   // page sizes, none twice. One judge, its documents loaded once, judges them each once, as the
@@ -173,13 +176,31 @@ async function judgeRate(referenceUrl: string, headers: Record<string, string>, 
       judge.judge({ request: sample.request, response: observedResponse(sample.status, sample.headers, sample.raw, sample.raw.length, 1) });
     }
   };
+  // As the proxy judges: every answer handed over raw, as it came off the wire, to the pool of
+  // judging threads `conformance proxy` starts (one per core), which decode, parse and judge it.
+  const poolAll = async (pool: JudgePool, from: number, count: number) => {
+    const startedAt = new Date();
+    await Promise.all(samples.slice(from, from + count).map((sample) => pool.judgeRawAsync(sample.request, { status: sample.status, headers: sample.headers, raw: sample.raw, size: sample.raw.length, elapsedMs: 1 }, startedAt)));
+  };
   const loadSpecs = () => Promise.all(API_VERSIONS.map((v) => loadSpec(specPath(v))));
+  const pool = await JudgePool.start({ specs: await loadSpecs() });
+  let rate: number;
+  const warm = JUDGE_WARM_UP * pool.threads;
+  const timed = samples.length - warm;
+  try {
+    await poolAll(pool, 0, warm);
+    const started = performance.now();
+    await poolAll(pool, warm, timed);
+    rate = timed / ((performance.now() - started) / 1000);
+  } finally {
+    await pool.close();
+  }
+  // Shown beside: one judge in this thread, on the same answers.
   const session = new ObservedJudge({ specs: await loadSpecs() });
-  judgeAll(session, 0, JUDGE_WARM_UP);
-  const timed = samples.length - JUDGE_WARM_UP;
-  const started = performance.now();
-  judgeAll(session, JUDGE_WARM_UP, timed);
-  const rate = timed / ((performance.now() - started) / 1000);
+  judgeAll(session, 0, warm);
+  const startedOne = performance.now();
+  judgeAll(session, warm, timed);
+  const rateOne = timed / ((performance.now() - startedOne) / 1000);
   const specs = await loadSpecs();
   // A full collection before each reading, so that the difference is what the judge holds.
   v8.setFlagsFromString('--expose-gc');
@@ -191,7 +212,8 @@ async function judgeRate(referenceUrl: string, headers: Record<string, string>, 
   gc();
   const held = process.memoryUsage().heapUsed - before;
   const bytes = samples.reduce((sum, s) => sum + s.raw.length, 0) / samples.length;
-  out(`  judging in-process: ${whole(rate)} exchanges/s (${whole(timed)} distinct list pages of ${Math.min(...JUDGE_PAGE_SIZES)} to ${Math.max(...JUDGE_PAGE_SIZES)} records of products, subscriptions, refunds and files, ${(bytes / 1024).toFixed(1)} KB on the wire on average, each judged once by one judge after ${JUDGE_WARM_UP} others; one core);`);
+  out(`  judging as the proxy does, on its ${pool.threads} judging thread${pool.threads === 1 ? '' : 's'} (one per core, at most ${MAX_JUDGE_THREADS}): ${whole(rate)} exchanges/s (${whole(timed)} distinct list pages of ${Math.min(...JUDGE_PAGE_SIZES)} to ${Math.max(...JUDGE_PAGE_SIZES)} records of products, subscriptions, refunds and files, ${(bytes / 1024).toFixed(1)} KB on the wire on average, each handed over raw and judged once, after ${JUDGE_WARM_UP} others per thread);`);
+  out(`  one judge in one thread on the same answers: ${whole(rateOne)} exchanges/s (shown, not judged);`);
   out(`  heap held by a judge after ${MEMORY_EXCHANGES.toLocaleString('en-US')} exchanges: ${(held / 2 ** 20).toFixed(1)} MiB after a full collection`);
   judge(rate >= PROXY_BARS.minJudgedPerSecond, `the judge judges ${whole(rate)} observed exchanges per second (bar >= ${PROXY_BARS.minJudgedPerSecond.toLocaleString('en-US')})`);
   judge(held < MAX_HELD_BYTES, `a judge holds ${(held / 2 ** 20).toFixed(1)} MiB after ${MEMORY_EXCHANGES.toLocaleString('en-US')} exchanges (bounded: bar < ${MAX_HELD_BYTES / 2 ** 20} MiB)`);

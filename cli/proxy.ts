@@ -5,7 +5,7 @@
  * @see docs/observed.md (conformance proxy)
  */
 import { HarnessError } from '../core/errors.js';
-import { WorkerJudge } from '../engine/observed/worker-judge.js';
+import { JudgePool } from '../engine/observed/judge-pool.js';
 import { startProxy, type RunningProxy } from '../engine/observed/proxy.js';
 import type { ExitCode, RunResults } from '../engine/results.js';
 import { RunClock } from '../reporters/index.js';
@@ -51,8 +51,8 @@ export async function runProxy(options: ProxyCommandOptions): Promise<ProxyComma
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--target must be an http or https URL, not ${url.protocol}`);
   const clock = new RunClock();
   const specs = await observedSpecs(options);
-  // The judge (and the recording) on a thread of its own: judging never holds up forwarding.
-  const judge = await WorkerJudge.start({ specFiles: specs.map((s) => s.file), basePaths: [url.pathname], roles: await observedRoles(options, url.href), ...(options.record ? { record: options.record } : {}) });
+  // The judges (and the recording) on threads of their own: judging never holds up forwarding.
+  const judge = await JudgePool.start({ specs, basePaths: [url.pathname], roles: await observedRoles(options, url.href), ...(options.record ? { record: options.record } : {}) });
   const host = options.host ?? '127.0.0.1';
   let proxy: RunningProxy;
   try {

@@ -1,15 +1,19 @@
 /**
- * The judging thread of `conformance proxy`: holds the observed judge (and the recording, whose
- * secrets it names) so that judging never holds up the thread that forwards the traffic. Started by
- * engine/observed/worker-judge.ts through bin/judge-worker.js, which lets Node load these sources.
- * Messages in: `{id, exchange, startedAt}` (judge and record one exchange; the reply is its
- * verdict) and `{id, results: true}` (close the recording; the reply is the results).
+ * A judging thread of `conformance proxy` (one of a {@link JudgePool}'s): holds an observed judge
+ * (and the recording, whose secrets it names) so that judging never holds up the thread that
+ * forwards the traffic. Started by engine/observed/worker-judge.ts through bin/judge-worker.js,
+ * which lets Node load these sources. Messages in: `{id, index, names, exchange, startedAt}` or
+ * `{id, index, names, request, answer, startedAt}` (adopt the pool's secret names, judge and
+ * record one exchange; the reply is its verdict), `{forget: true}` (a write elsewhere: forget the
+ * walks and writes; no reply) and `{id, state: true}` (close the recording; the reply is what was
+ * judged, engine/observed/judge.ts `ObservedState`).
  * @see docs/observed.md (Performance)
  */
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadSpec } from '../../core/spec/load.js';
+import type { SecretRef } from '../../core/curl.js';
 import type { Role } from '../../core/types.js';
 import type { BaselineEntry } from '../baseline.js';
 import type { ObservedExchange, RawAnswer } from './exchange.js';
@@ -22,9 +26,9 @@ import { observedResponse } from './response.js';
 export interface JudgeWorkerData {
   /** Document files, in the order of `ObservedJudgeOptions.specs`. */
   specFiles: string[];
-  basePaths?: string[];
-  roles?: { token: string; role: Role; env: string }[];
-  baseline?: BaselineEntry[];
+  basePaths?: readonly string[];
+  roles?: readonly { token: string; role: Role; env: string }[];
+  baseline?: readonly BaselineEntry[];
   /** The HAR file to record to. */
   record?: string;
 }
@@ -32,10 +36,17 @@ export interface JudgeWorkerData {
 /** The judging thread's nice value on Linux (0 normal, 19 lowest). */
 const JUDGE_NICE = 19;
 
+/** Where an exchange stands in the pool's traffic: its number and the secret names given since the last message. */
+interface Routing {
+  index: number;
+  names: SecretRef[];
+}
+
 type Message =
-  | { id: number; exchange: ObservedExchange; startedAt: string }
-  | { id: number; request: ObservedExchange['request']; answer: RawAnswer; startedAt: string }
-  | { id: number; results: true };
+  | ({ id: number; exchange: ObservedExchange; startedAt: string } & Routing)
+  | ({ id: number; request: ObservedExchange['request']; answer: RawAnswer; startedAt: string } & Routing)
+  | { forget: true }
+  | { id: number; state: true };
 
 /**
  * Forwarding comes first: on Linux a thread has a nice value of its own (setpriority of thread 0
@@ -71,19 +82,24 @@ try {
 }
 
 parentPort!.on('message', (message: Message) => {
-  if ('results' in message) {
+  if ('forget' in message) {
+    judge.forget();
+    return;
+  }
+  if ('state' in message) {
     void (async () => {
       await recorder?.close();
-      parentPort!.postMessage({ id: message.id, results: judge.results() });
+      parentPort!.postMessage({ id: message.id, state: judge.state() });
     })();
     return;
   }
+  judge.adoptSecrets(message.names);
   // An answer as it came off the wire is decoded and parsed here, off the forwarding thread.
   const exchange: ObservedExchange = 'answer' in message
     ? { request: message.request, response: observedResponse(message.answer.status, message.answer.headers, Buffer.from(message.answer.raw.buffer, message.answer.raw.byteOffset, message.answer.raw.byteLength), message.answer.size, message.answer.elapsedMs) }
     : message.exchange;
   recorder?.record(exchange, new Date(message.startedAt));
-  parentPort!.postMessage({ id: message.id, verdict: judge.judge(exchange) });
+  parentPort!.postMessage({ id: message.id, verdict: judge.judge(exchange, message.index) });
 });
 await yieldToForwarding();
 parentPort!.postMessage({ ready: true });

@@ -197,6 +197,56 @@ export class ObservedJudge {
   }
 
   /**
+   * Names every secret of a request by its variable (see {@link secretEnv}), in the order judging
+   * meets them: its credential, then the secrets `redactRequest` finds (a cookie, a client secret
+   * in a form body, a token in the query, a placeholder of a redacted recording).
+   * @returns the request's credential (see {@link credentialOf}), or undefined
+   */
+  nameSecrets(request: HttpRequest): string | undefined {
+    const credential = credentialOf(request);
+    if (credential !== undefined) this.secretEnv(credential);
+    redactRequest(request, (value) => this.secretEnv(value));
+    return credential;
+  }
+
+  /**
+   * Takes the names another judge gave to secrets (its {@link secrets}), so that this one names
+   * them alike: a {@link JudgePool}'s threads name secrets as the pool does, in traffic order.
+   */
+  adoptSecrets(names: readonly SecretRef[]): void {
+    for (const { value, env } of names) {
+      if (this.#secrets.has(value)) continue;
+      this.#secrets.set(value, env);
+      this.#secretList = undefined;
+    }
+  }
+
+  /**
+   * Which exchanges must be judged by the same judge for the judging to be the same as one judge
+   * of all the traffic: the multi-exchange checks relate only exchanges of one client, either the
+   * pages of one list (same operation, same query but the page) or a write and the read of the
+   * same resource (same path parameters). Exchanges with equal keys go to one judge; every
+   * exchange outside the document has one key, so that its cells are kept as one judge keeps them.
+   * What else ties exchanges together (a write forgets every walk and write) is {@link forget}.
+   */
+  affinity(request: HttpRequest, response?: Pick<HttpResponse, 'headers'>): string {
+    const match = this.#judgesOf(request, response).matcher.match(request.method, new URL(request.url).pathname);
+    if (!match) return 'undocumented';
+    const client = credentialOf(request) ?? '';
+    const params = Object.entries(match.pathParams);
+    if (params.length > 0) return `${client}\u0000${JSON.stringify(params.sort(([a], [b]) => a.localeCompare(b)))}`;
+    if (!match.operation.paginated) return `${client}\u0000${match.operation.operationId}`;
+    const rest = [...new URL(request.url).searchParams].filter(([name]) => name !== 'page').sort(([a], [b]) => a.localeCompare(b));
+    return `${client}\u0000${match.operation.operationId}\u0000${JSON.stringify(rest)}`;
+  }
+
+  /** Forgets every page walk and every write awaiting its read-back, as a write by any client does. */
+  forget(): void {
+    this.#walks.clear();
+    this.#writes.clear();
+  }
+
+  /**
    * Judges one observed exchange: matched to its operation (or reported as `undocumented_operation`),
    * then judged by the response checks and the single-answer checks, by `missing_auth_rejected`
    * when it carries no credentials, by `insufficient_scope_rejected` when its token is known to
@@ -204,22 +254,18 @@ export class ObservedJudge {
    * read scopes only (role `reader`), by `pages_disjoint_and_complete` with the earlier pages of
    * the same list by the same client, and by `write_effect_visible` on a successful write when the
    * same client reads the same resource back (both since the last write any client made here).
+   * @param index the exchange's number in the traffic (its case id is `observed#<index>`), by default
+   *   one more than the last one judged here; a {@link JudgePool} numbers exchanges across its threads
    * @returns the failures found on it, each once, with its reproducer
    */
-  judge(observed: ObservedExchange): ObservedVerdict {
-    const id = `observed#${++this.#n}`;
+  judge(observed: ObservedExchange, index?: number): ObservedVerdict {
+    this.#n = index ?? this.#n + 1;
+    const id = `observed#${this.#n}`;
     const { request } = observed;
-    const credential = credentialOf(request);
-    if (credential !== undefined) this.secretEnv(credential);
-    // Every secret of the request (a cookie, a client secret in a form body, a token in the query,
-    // a placeholder of a redacted recording) is named by its variable in reproducers.
-    redactRequest(request, (value) => this.secretEnv(value));
+    const credential = this.nameSecrets(request);
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
-    if (!SAFE_METHODS.has(method)) {
-      this.#walks.clear();
-      this.#writes.clear();
-    }
+    if (!SAFE_METHODS.has(method)) this.forget();
     if (observed.transportError && UNREACHABLE.test(observed.transportError.code)) {
       const key = observed.transportError.code;
       if (!this.#errors.has(key)) this.#errors.set(key, { where: `${method} ${url.origin}`, code: 'CNF_ERR_TARGET_UNREACHABLE', message: `the target ${url.origin} did not answer (${observed.transportError.code}: ${observed.transportError.message}); the client got 502 from the proxy` });
@@ -374,6 +420,12 @@ export class ObservedJudge {
    * unreachability as a harness problem.
    */
   results(): RunResults {
+    this.#takeCells();
+    return this.#resultsOfState();
+  }
+
+  /** The failed cells of every document so far into `#failed`, one per operation and check. */
+  #takeCells(): void {
     for (const judges of this.#documents) {
       for (const judged of [judges.single, judges.anonymous, judges.noScope, judges.reader, judges.walk, judges.effect]) {
         for (const cell of judged.take()) {
@@ -390,6 +442,71 @@ export class ObservedJudge {
         }
       }
     }
+  }
+
+  /**
+   * What this judge has judged, for another judge to {@link absorb}: the failed cells, the
+   * counts, the statuses and parameters seen, the undocumented routes and the harness problems.
+   * Plain data, so that it crosses a thread's boundary.
+   */
+  state(): ObservedState {
+    this.#takeCells();
+    return {
+      cells: [...this.#failed.values()],
+      counts: [...this.#counts],
+      seen: [...this.#seen].map(([operationId, seen]) => ({ operationId, statuses: [...seen.statuses], parameters: [...seen.parameters] })),
+      undocumented: [...this.#undocumented.values()],
+      errors: [...this.#errors],
+    };
+  }
+
+  /**
+   * Adds what another judge judged ({@link state}) to this one's, as if this judge had judged it
+   * too: counts added, a failure kind seen by both kept once with both counts ("seen on N
+   * exchanges"). A {@link JudgePool} makes its results so.
+   */
+  absorb(state: ObservedState): void {
+    for (const cell of state.cells) {
+      const key = `${cell.operationId}\u0000${cell.checkId}`;
+      const had = this.#failed.get(key);
+      if (!had) {
+        this.#failed.set(key, cell);
+        continue;
+      }
+      had.cases += cell.cases;
+      if (cell.status === 'failed') had.status = 'failed';
+      for (const failure of cell.failures) {
+        const i = had.failures.findIndex((f) => f.kind === failure.kind);
+        if (i < 0) {
+          had.failures.push(failure);
+          continue;
+        }
+        // The kind's first failure in the traffic is the one kept, counting the others.
+        const kept = exchangeNumber(failure) < exchangeNumber(had.failures[i]!) ? failure : had.failures[i]!;
+        kept.message = `${withoutSeen(kept.message)} (seen on ${seenOn(had.failures[i]!.message) + seenOn(failure.message)} exchanges)`;
+        had.failures[i] = kept;
+      }
+      // In traffic order, as one judge finds them (a stable sort keeps one exchange's failures in check order).
+      had.failures.sort((a, b) => exchangeNumber(a) - exchangeNumber(b));
+      // Each judge keeps the same number of accepted failures at most: as many as either kept.
+      if (cell.accepted) had.accepted = [...(had.accepted ?? []), ...cell.accepted].slice(0, Math.max(had.accepted?.length ?? 0, cell.accepted.length));
+    }
+    for (const [key, count] of state.counts) this.#counts.set(key, (this.#counts.get(key) ?? 0) + count);
+    for (const { operationId, statuses, parameters } of state.seen) {
+      let seen = this.#seen.get(operationId);
+      if (!seen) this.#seen.set(operationId, (seen = { statuses: new Set(), parameters: new Set() }));
+      for (const status of statuses) seen.statuses.add(status);
+      for (const parameter of parameters) seen.parameters.add(parameter);
+    }
+    for (const cell of state.undocumented) {
+      const had = this.#undocumented.get(cell.operationId);
+      if (had) had.cases += cell.cases;
+      else this.#undocumented.set(cell.operationId, cell);
+    }
+    for (const [key, problem] of state.errors) if (!this.#errors.has(key)) this.#errors.set(key, problem);
+  }
+
+  #resultsOfState(): RunResults {
     const cells: CellMeta[] = [];
     for (const operation of this.#primary.operations) {
       const seen = this.#seen.get(operation.operationId);
@@ -417,6 +534,32 @@ export class ObservedJudge {
     for (const cell of this.#undocumented.values()) cells.push(structuredClone(cell));
     return finishResults({ cells, errors: [...this.#errors.values()] }, { spec: this.#primary });
   }
+}
+
+/** What an {@link ObservedJudge} has judged, as plain data (see `ObservedJudge.state`). */
+export interface ObservedState {
+  cells: CellMeta[];
+  /** Exchanges judged per `operationId\u0000checkId`. */
+  counts: [string, number][];
+  seen: { operationId: string; statuses: number[]; parameters: string[] }[];
+  undocumented: CellMeta[];
+  errors: [string, HarnessProblem][];
+}
+
+const SEEN_ON = / \(seen on (\d+) exchanges\)$/;
+
+/** How many exchanges a kept failure stands for: its "(seen on N exchanges)", else 1 (engine/judge.ts `JudgedCells`). */
+function seenOn(message: string): number {
+  return Number(SEEN_ON.exec(message)?.[1] ?? 1);
+}
+
+/** The number of the observed exchange a failure was found on (its case id `observed#<n>`). */
+function exchangeNumber(failure: Pick<Failure, 'caseId'>): number {
+  return Number(/#(\d+)$/.exec(failure.caseId)?.[1] ?? Number.MAX_SAFE_INTEGER);
+}
+
+function withoutSeen(message: string): string {
+  return message.replace(SEEN_ON, '');
 }
 
 /** Why a check saw nothing to judge in the traffic: its operation or its evidence was not observed. */

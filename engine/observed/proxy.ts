@@ -15,7 +15,7 @@ import type { ObservedExchange } from './exchange.js';
 import type { HarRecorder } from './har.js';
 import { flatHeaders, MAX_JUDGED_BODY, observedResponse } from './response.js';
 import type { ObservedJudge, ObservedVerdict } from './judge.js';
-import type { WorkerJudge } from './worker-judge.js';
+import type { JudgePool } from './judge-pool.js';
 
 /** Most exchanges answered but not yet judged; beyond it the proxy forwards nothing new until the judge catches up (bounded memory). */
 const MAX_BACKLOG = 256;
@@ -33,11 +33,11 @@ export interface ProxyOptions {
   host?: string;
   /**
    * The judge every exchange goes to: in this thread (judged between forwarded exchanges), or on
-   * a thread of its own ({@link WorkerJudge}, which also records), so that judging never holds up
+   * threads of their own ({@link JudgePool}, which also records), so that judging never holds up
    * forwarding.
    */
-  judge: ObservedJudge | WorkerJudge;
-  /** Where to record every exchange as HAR, redacted (with a judge of this thread; a `WorkerJudge` records itself). */
+  judge: ObservedJudge | JudgePool;
+  /** Where to record every exchange as HAR, redacted (with a judge of this thread; a `JudgePool` records itself). */
   record?: HarRecorder;
   /** Answer 502 with the findings for an exchange that failed a must-level check (the answer is held until judged). */
   strict?: boolean;

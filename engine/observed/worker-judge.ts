@@ -1,29 +1,38 @@
 /**
- * The observed judge on a thread of its own (engine/observed/judge-worker.ts): the proxy hands it
- * each exchange and goes on forwarding; the verdict comes back when judged. Recording happens on
- * that thread too, so that the recording and the reproducers name secrets alike.
+ * An observed judge on a thread of its own (engine/observed/judge-worker.ts), one of a
+ * {@link JudgePool}'s: the pool hands it exchanges and goes on forwarding; each verdict comes back
+ * when judged. Recording happens on that thread too, so that the recording and the reproducers
+ * name secrets alike.
  * @see docs/observed.md (Performance)
  */
 import { Worker } from 'node:worker_threads';
 import { HARNESS_ERROR_CODES, HarnessError, type HarnessErrorCode } from '../../core/errors.js';
+import type { SecretRef } from '../../core/curl.js';
 import type { JudgeWorkerData } from './judge-worker.js';
-import type { ObservedVerdict } from './judge.js';
-import type { RunResults } from '../results.js';
+import type { ObservedState, ObservedVerdict } from './judge.js';
 import type { ObservedExchange, RawAnswer } from './exchange.js';
 
+/** Where an exchange stands in the pool's traffic: its number, and the secret names given since the thread's last exchange. */
+export interface Routing {
+  index: number;
+  names: SecretRef[];
+}
+
+type Reply = { verdict?: ObservedVerdict; state?: ObservedState };
+
 /**
- * A judge on its own thread. `judgeAsync` resolves to the exchange's verdict; `results` closes the
- * recording and resolves to the results of everything judged; `close` ends the thread.
+ * A judge on its own thread. `judgeAsync` resolves to the exchange's verdict; `state` closes the
+ * recording and resolves to what it judged; `close` ends the thread.
  */
 export class WorkerJudge {
   readonly #worker: Worker;
-  readonly #waiting = new Map<number, (reply: { verdict?: ObservedVerdict; results?: RunResults }) => void>();
+  readonly #waiting = new Map<number, (reply: Reply) => void>();
   #next = 0;
   #failed: Error | undefined;
 
   private constructor(worker: Worker) {
     this.#worker = worker;
-    worker.on('message', (reply: { id?: number; verdict?: ObservedVerdict; results?: RunResults }) => {
+    worker.on('message', (reply: Reply & { id?: number }) => {
       if (reply.id === undefined) return;
       this.#waiting.get(reply.id)?.(reply);
       this.#waiting.delete(reply.id);
@@ -59,20 +68,29 @@ export class WorkerJudge {
     return new WorkerJudge(worker);
   }
 
-  #ask(message: object): Promise<{ verdict?: ObservedVerdict; results?: RunResults }> {
+  /** Exchanges handed to the thread and not judged yet. */
+  get pending(): number {
+    return this.#waiting.size;
+  }
+
+  #ask(message: object, transfer: ArrayBuffer[] = []): Promise<Reply> {
     if (this.#failed) return Promise.reject(this.#failed);
     const id = this.#next++;
     return new Promise((resolve) => {
       this.#waiting.set(id, resolve);
-      this.#worker.postMessage({ id, ...message });
+      this.#worker.postMessage({ id, ...message }, transfer);
     });
   }
 
-  /** Judges (and records) one exchange on the judging thread. */
-  async judgeAsync(exchange: ObservedExchange, startedAt: Date): Promise<ObservedVerdict> {
-    const reply = await this.#ask({ exchange, startedAt: startedAt.toISOString() });
+  async #verdict(message: object, transfer?: ArrayBuffer[]): Promise<ObservedVerdict> {
+    const reply = await this.#ask(message, transfer);
     if (!reply.verdict) throw this.#failed ?? new Error('the judging thread ended');
     return reply.verdict;
+  }
+
+  /** Judges (and records) one exchange on the judging thread. */
+  judgeAsync(exchange: ObservedExchange, startedAt: Date, routing: Routing): Promise<ObservedVerdict> {
+    return this.#verdict({ ...routing, exchange, startedAt: startedAt.toISOString() });
   }
 
   /**
@@ -81,24 +99,22 @@ export class WorkerJudge {
    * copies bytes, and the body is moved to the thread, not cloned.
    * @param answer the status, headers, the first bytes of the body as received, its whole size in bytes and the milliseconds it took
    */
-  async judgeRawAsync(request: ObservedExchange['request'], answer: RawAnswer, startedAt: Date): Promise<ObservedVerdict> {
+  judgeRawAsync(request: ObservedExchange['request'], answer: RawAnswer, startedAt: Date, routing: Routing): Promise<ObservedVerdict> {
     // A copy of its own: a small Buffer lives in Node's shared pool, which must never be moved.
     const raw = new Uint8Array(answer.raw);
-    const id = this.#next++;
-    if (this.#failed) throw this.#failed;
-    const reply = await new Promise<{ verdict?: ObservedVerdict }>((resolve) => {
-      this.#waiting.set(id, resolve);
-      this.#worker.postMessage({ id, request, answer: { ...answer, raw }, startedAt: startedAt.toISOString() }, [raw.buffer as ArrayBuffer]);
-    });
-    if (!reply.verdict) throw this.#failed ?? new Error('the judging thread ended');
-    return reply.verdict;
+    return this.#verdict({ ...routing, request, answer: { ...answer, raw }, startedAt: startedAt.toISOString() }, [raw.buffer as ArrayBuffer]);
   }
 
-  /** Closes the recording and gives the results of everything judged. */
-  async results(): Promise<RunResults> {
-    const reply = await this.#ask({ results: true });
-    if (!reply.results) throw this.#failed ?? new Error('the judging thread ended');
-    return reply.results;
+  /** Tells the thread that a write was seen elsewhere: it forgets its walks and writes (engine/observed/judge.ts `forget`). */
+  forget(): void {
+    if (!this.#failed) this.#worker.postMessage({ forget: true });
+  }
+
+  /** Closes the recording and gives what the thread judged. */
+  async state(): Promise<ObservedState> {
+    const reply = await this.#ask({ state: true });
+    if (!reply.state) throw this.#failed ?? new Error('the judging thread ended');
+    return reply.state;
   }
 
   /** Ends the thread. */

@@ -1,0 +1,143 @@
+/**
+ * The judges of `conformance proxy`: observed judges on threads of their own (engine/observed/
+ * worker-judge.ts), as many as the machine has cores (at most {@link MAX_JUDGE_THREADS}), so that
+ * judging neither holds up forwarding nor is held to one core.
+ *
+ * The pool judges as one judge of all the traffic would (engine/observed/judge.ts `ObservedJudge`):
+ * - exchanges that a multi-exchange check relates (the pages of one list walked by one client, a
+ *   write and the same client's read of the same resource) go to the same thread
+ *   (`ObservedJudge.affinity`), in traffic order;
+ * - a write tells every other thread to forget its walks and writes, as it does in one judge;
+ * - exchanges are numbered and secrets named here, in traffic order, and each thread takes those
+ *   names, so reproducers name the same variables;
+ * - the results are the threads' states added up (`ObservedJudge.absorb`).
+ * A recording is written by one thread, in traffic order: a pool that records has one thread.
+ * @see docs/observed.md (Performance)
+ */
+import { availableParallelism } from 'node:os';
+import type { LoadedSpec } from '../../core/spec/load.js';
+import type { HttpRequest, Role } from '../../core/types.js';
+import type { BaselineEntry } from '../baseline.js';
+import type { RunResults } from '../results.js';
+import type { ObservedExchange, RawAnswer } from './exchange.js';
+import { ObservedJudge, type ObservedJudgeOptions, type ObservedVerdict } from './judge.js';
+import { WorkerJudge, type Routing } from './worker-judge.js';
+
+/** Most judging threads a pool starts by default. */
+export const MAX_JUDGE_THREADS = 4;
+
+/** Most affinity keys remembered (each names its thread); past it the oldest is forgotten. */
+const MAX_ROUTES = 10_000;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** What a {@link JudgePool} is started with. */
+export interface JudgePoolOptions {
+  /** The documents, loaded from their files (`LoadedSpec.file`), in the order of `ObservedJudgeOptions.specs`. */
+  specs: readonly LoadedSpec[];
+  basePaths?: readonly string[];
+  roles?: readonly { token: string; role: Role; env: string }[];
+  baseline?: readonly BaselineEntry[];
+  /** The HAR file to record to (the pool then has one thread). */
+  record?: string;
+  /** Judging threads (default {@link defaultJudgeThreads}). */
+  threads?: number;
+}
+
+/** The default number of judging threads: one per core up to {@link MAX_JUDGE_THREADS}; one when recording. */
+export function defaultJudgeThreads(recording: boolean): number {
+  return recording ? 1 : Math.max(1, Math.min(MAX_JUDGE_THREADS, availableParallelism()));
+}
+
+/** Observed judges on threads of their own, judging as one judge of all the traffic. */
+export class JudgePool {
+  readonly #threads: WorkerJudge[];
+  readonly #options: ObservedJudgeOptions;
+  /** Numbers exchanges, names secrets and finds each exchange's affinity; judges nothing. */
+  readonly #coordinator: ObservedJudge;
+  readonly #route = new Map<string, number>();
+  /** Secret names each thread has been given (a prefix of the coordinator's `secrets()`). */
+  readonly #sent: number[];
+  #index = 0;
+
+  private constructor(threads: WorkerJudge[], options: ObservedJudgeOptions) {
+    this.#threads = threads;
+    this.#options = options;
+    this.#coordinator = new ObservedJudge(options);
+    this.#sent = threads.map(() => 0);
+  }
+
+  /**
+   * Starts the threads and waits until each has loaded its documents.
+   * @throws RangeError for a recording pool of more than one thread, or fewer than one thread;
+   *   a thread's error (a HarnessError's message: CNF_ERR_SPEC_INVALID, CNF_ERR_CONFIG_INVALID for a
+   *   recording that cannot be written)
+   */
+  static async start(options: JudgePoolOptions): Promise<JudgePool> {
+    const count = options.threads ?? defaultJudgeThreads(options.record !== undefined);
+    if (!Number.isInteger(count) || count < 1) throw new RangeError(`a judge pool needs at least one thread, not ${count}`);
+    if (options.record !== undefined && count !== 1) throw new RangeError('a recording is written in traffic order by one thread: a recording pool has one thread');
+    const { specs, record, threads: _threads, ...shared } = options;
+    const started = await Promise.allSettled(Array.from({ length: count }, () => WorkerJudge.start({ specFiles: specs.map((s) => s.file), ...shared, ...(record !== undefined ? { record } : {}) })));
+    const judges = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) {
+      await Promise.all(judges.map((j) => j.close()));
+      throw failed.reason;
+    }
+    return new JudgePool(judges, { specs, ...shared });
+  }
+
+  /** Judging threads. */
+  get threads(): number {
+    return this.#threads.length;
+  }
+
+  /** The thread an exchange goes to, with its number and the secret names that thread lacks. */
+  #dispatch(request: HttpRequest, response?: { headers: Record<string, string> }): { thread: WorkerJudge; routing: Routing } {
+    const index = ++this.#index;
+    this.#coordinator.nameSecrets(request);
+    const key = this.#coordinator.affinity(request, response);
+    let n = this.#route.get(key);
+    if (n === undefined) {
+      // A new key goes to the thread with the fewest exchanges waiting.
+      n = 0;
+      for (let i = 1; i < this.#threads.length; i++) if (this.#threads[i]!.pending < this.#threads[n]!.pending) n = i;
+      if (this.#route.size >= MAX_ROUTES) this.#route.delete(this.#route.keys().next().value!);
+      this.#route.set(key, n);
+    }
+    if (!SAFE_METHODS.has(request.method.toUpperCase())) this.#threads.forEach((thread, i) => i !== n && thread.forget());
+    const names = this.#coordinator.secrets();
+    const routing = { index, names: names.slice(this.#sent[n]) };
+    this.#sent[n] = names.length;
+    return { thread: this.#threads[n]!, routing };
+  }
+
+  /** Judges (and records) one exchange. */
+  judgeAsync(exchange: ObservedExchange, startedAt: Date): Promise<ObservedVerdict> {
+    const { thread, routing } = this.#dispatch(exchange.request, exchange.response);
+    return thread.judgeAsync(exchange, startedAt, routing);
+  }
+
+  /**
+   * Judges (and records) one answer as it came off the wire; its thread decodes and parses it
+   * (engine/observed/worker-judge.ts `judgeRawAsync`).
+   */
+  judgeRawAsync(request: HttpRequest, answer: RawAnswer, startedAt: Date): Promise<ObservedVerdict> {
+    const { thread, routing } = this.#dispatch(request, answer);
+    return thread.judgeRawAsync(request, answer, startedAt, routing);
+  }
+
+  /** Closes the recording and gives the results of everything judged, as one judge of all of it would. */
+  async results(): Promise<RunResults> {
+    const states = await Promise.all(this.#threads.map((thread) => thread.state()));
+    const whole = new ObservedJudge(this.#options);
+    for (const state of states) whole.absorb(state);
+    return whole.results();
+  }
+
+  /** Ends the threads. */
+  async close(): Promise<void> {
+    await Promise.all(this.#threads.map((thread) => thread.close()));
+  }
+}
