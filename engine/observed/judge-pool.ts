@@ -100,9 +100,9 @@ export class JudgePool {
     const key = this.#coordinator.affinity(request, response);
     let n = this.#route.get(key);
     if (n === undefined) {
-      // A new key goes to the thread with the fewest exchanges waiting.
+      // A new key goes to the thread with the least work waiting.
       n = 0;
-      for (let i = 1; i < this.#threads.length; i++) if (this.#threads[i]!.pending < this.#threads[n]!.pending) n = i;
+      for (let i = 1; i < this.#threads.length; i++) if (this.#threads[i]!.load < this.#threads[n]!.load) n = i;
       if (this.#route.size >= MAX_ROUTES) this.#route.delete(this.#route.keys().next().value!);
       this.#route.set(key, n);
     }

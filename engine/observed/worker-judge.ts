@@ -20,6 +20,9 @@ export interface Routing {
 
 type Reply = { verdict?: ObservedVerdict; state?: ObservedState };
 
+/** What an exchange weighs in a thread's {@link WorkerJudge.load} besides its body's bytes: matching, headers, the checks' fixed costs. */
+const EXCHANGE_LOAD = 2_048;
+
 /**
  * A judge on its own thread. `judgeAsync` resolves to the exchange's verdict; `state` closes the
  * recording and resolves to what it judged; `close` ends the thread.
@@ -68,29 +71,38 @@ export class WorkerJudge {
     return new WorkerJudge(worker);
   }
 
-  /** Exchanges handed to the thread and not judged yet. */
-  get pending(): number {
-    return this.#waiting.size;
+  #load = 0;
+
+  /**
+   * The work handed to the thread and not judged yet, in bytes of answer bodies (each exchange
+   * counted as {@link EXCHANGE_LOAD} bytes more): judging an answer costs about in proportion to its size.
+   */
+  get load(): number {
+    return this.#load;
   }
 
-  #ask(message: object, transfer: ArrayBuffer[] = []): Promise<Reply> {
+  #ask(message: object, transfer: ArrayBuffer[] = [], load = 0): Promise<Reply> {
     if (this.#failed) return Promise.reject(this.#failed);
     const id = this.#next++;
+    this.#load += load;
     return new Promise((resolve) => {
-      this.#waiting.set(id, resolve);
+      this.#waiting.set(id, (reply) => {
+        this.#load -= load;
+        resolve(reply);
+      });
       this.#worker.postMessage({ id, ...message }, transfer);
     });
   }
 
-  async #verdict(message: object, transfer?: ArrayBuffer[]): Promise<ObservedVerdict> {
-    const reply = await this.#ask(message, transfer);
+  async #verdict(message: object, load: number, transfer?: ArrayBuffer[]): Promise<ObservedVerdict> {
+    const reply = await this.#ask(message, transfer, load);
     if (!reply.verdict) throw this.#failed ?? new Error('the judging thread ended');
     return reply.verdict;
   }
 
   /** Judges (and records) one exchange on the judging thread. */
   judgeAsync(exchange: ObservedExchange, startedAt: Date, routing: Routing): Promise<ObservedVerdict> {
-    return this.#verdict({ ...routing, exchange, startedAt: startedAt.toISOString() });
+    return this.#verdict({ ...routing, exchange, startedAt: startedAt.toISOString() }, EXCHANGE_LOAD + (exchange.response?.body.length ?? 0));
   }
 
   /**
@@ -102,7 +114,7 @@ export class WorkerJudge {
   judgeRawAsync(request: ObservedExchange['request'], answer: RawAnswer, startedAt: Date, routing: Routing): Promise<ObservedVerdict> {
     // A copy of its own: a small Buffer lives in Node's shared pool, which must never be moved.
     const raw = new Uint8Array(answer.raw);
-    return this.#verdict({ ...routing, request, answer: { ...answer, raw }, startedAt: startedAt.toISOString() }, [raw.buffer as ArrayBuffer]);
+    return this.#verdict({ ...routing, request, answer: { ...answer, raw }, startedAt: startedAt.toISOString() }, EXCHANGE_LOAD + raw.byteLength, [raw.buffer as ArrayBuffer]);
   }
 
   /** Tells the thread that a write was seen elsewhere: it forgets its walks and writes (engine/observed/judge.ts `forget`). */
