@@ -14,7 +14,7 @@ import type { Client } from './client.js';
 import { makeFailure, type FailureRun, type FailureSubject } from '../core/failure.js';
 import { countExchange, timed } from '../core/timings.js';
 import { acceptedBy, type BaselineEntry } from './baseline.js';
-import type { CellMeta, Check, CheckContext, Exchange, Failure, Finding } from '../core/types.js';
+import type { CellMeta, Check, CheckContext, Exchange, Failure, Finding, HttpResponse } from '../core/types.js';
 
 /**
  * The checks that judge any answer of an operation, whatever the request asked (`Check.everyExchange`):
@@ -45,6 +45,17 @@ export function responseFindings(check: Check, ctx: CheckContext, exchange: Exch
   let findings = known.get(key);
   if (!findings) known.set(key, (findings = check.run(ctx, exchange, [])));
   return findings;
+}
+
+/**
+ * Declares `copy` the same answer as `original` (the same status, headers and body bytes, another
+ * exchange's timing), so that the response checks' findings on one are the other's
+ * ({@link responseFindings}): an answer seen again is not judged again.
+ */
+export function sameAnswer(copy: HttpResponse, original: HttpResponse): void {
+  let known = verdicts.get(original);
+  if (!known) verdicts.set(original, (known = new Map()));
+  verdicts.set(copy, known);
 }
 
 /**

@@ -19,7 +19,7 @@ import type { BaselineEntry } from '../baseline.js';
 import type { ObservedExchange, RawAnswer } from './exchange.js';
 import { HarRecorder } from './har.js';
 import { ObservedJudge } from './judge.js';
-import { observedResponse } from './response.js';
+import { RecentAnswers } from './response.js';
 
 
 /** What the judging thread is started with. */
@@ -69,6 +69,7 @@ async function yieldToForwarding(): Promise<void> {
 }
 
 const data = workerData as JudgeWorkerData;
+const recent = new RecentAnswers();
 let judge: ObservedJudge;
 let recorder: HarRecorder | undefined;
 try {
@@ -95,9 +96,7 @@ parentPort!.on('message', (message: Message) => {
   }
   judge.adoptSecrets(message.names);
   // An answer as it came off the wire is decoded and parsed here, off the forwarding thread.
-  const exchange: ObservedExchange = 'answer' in message
-    ? { request: message.request, response: observedResponse(message.answer.status, message.answer.headers, Buffer.from(message.answer.raw.buffer, message.answer.raw.byteOffset, message.answer.raw.byteLength), message.answer.size, message.answer.elapsedMs) }
-    : message.exchange;
+  const exchange: ObservedExchange = 'answer' in message ? { request: message.request, response: recent.responseOf(message.answer) } : message.exchange;
   recorder?.record(exchange, new Date(message.startedAt));
   parentPort!.postMessage({ id: message.id, verdict: judge.judge(exchange, message.index) });
 });

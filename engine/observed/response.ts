@@ -3,8 +3,11 @@
  * coding (gzip, deflate, br) with its size on the wire kept, JSON parsed when it is JSON.
  * @see RFC 9110 section 8.4.1 (content codings); engine/client.ts (the harness's own client reads answers the same way)
  */
+import { createHash } from 'node:crypto';
 import type { HttpResponse } from '../../core/types.js';
 import { DECODERS } from '../client.js';
+import { sameAnswer } from '../judge.js';
+import type { RawAnswer } from './exchange.js';
 
 /** Largest body kept for judging, in bytes (the client still gets all of it). */
 export const MAX_JUDGED_BODY = 1024 * 1024;
@@ -53,4 +56,50 @@ export function observedResponse(status: number, headers: Record<string, string>
     }
   }
   return response;
+}
+
+/** Most answers {@link RecentAnswers} keeps, and most bytes of their decoded bodies. */
+const MAX_RECENT_ANSWERS = 64;
+const MAX_RECENT_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The answers a judging thread decoded last, by their bytes: an answer that comes again byte for
+ * byte (the same status, headers and body: a page polled, a fixture read by every test) is not
+ * decoded, parsed or judged by the response checks again; it shares the first one's findings
+ * (engine/judge.ts `sameAnswer`) with its own timing. The checks that read the request too (a
+ * list's limit, filter and sort order against the query) still judge it. Bounded: at most
+ * {@link MAX_RECENT_ANSWERS} answers and {@link MAX_RECENT_BYTES} of decoded body text, the
+ * oldest forgotten first.
+ */
+export class RecentAnswers {
+  readonly #answers = new Map<string, HttpResponse>();
+  #bytes = 0;
+
+  /** The answer as judged ({@link observedResponse}), decoded afresh or as it was the last time these bytes came. */
+  responseOf(answer: RawAnswer): HttpResponse {
+    const { status, headers, raw, size, elapsedMs } = answer;
+    const hash = createHash('sha1').update(`${status} ${size} ${JSON.stringify(headers)}\u0000`).update(raw);
+    const key = hash.digest('base64');
+    const known = this.#answers.get(key);
+    if (known) {
+      // Most recently used last.
+      this.#answers.delete(key);
+      this.#answers.set(key, known);
+      const response = { ...known, elapsedMs };
+      sameAnswer(response, known);
+      return response;
+    }
+    const body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const response = observedResponse(status, headers, body, size, elapsedMs);
+    if (response.body.length <= MAX_RECENT_BYTES) {
+      this.#answers.set(key, response);
+      this.#bytes += response.body.length;
+      for (const [oldest, kept] of this.#answers) {
+        if (this.#answers.size <= MAX_RECENT_ANSWERS && this.#bytes <= MAX_RECENT_BYTES) break;
+        this.#answers.delete(oldest);
+        this.#bytes -= kept.body.length;
+      }
+    }
+    return response;
+  }
 }
