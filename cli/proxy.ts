@@ -26,19 +26,26 @@ export interface ProxyCommandOptions extends ObservedCommandOptions {
   strict?: boolean;
   /** Deadline of each exchange with the target in milliseconds (default 30000). */
   timeoutMs?: number;
+  /**
+   * Judging threads (engine/observed/judge-pool.ts): default one per core, at most four; one when
+   * recording, which must have one.
+   */
+  judgeThreads?: number;
 }
 
 /** A running proxy command. */
 export interface ProxyCommand {
   proxy: RunningProxy;
+  /** The judging threads it started. */
+  judgeThreads: number;
   /** Stops the proxy, closes the recording, writes the reports; the exit code says whether a finding was seen. */
   stop(): Promise<{ exitCode: ExitCode; results: RunResults }>;
 }
 
 /**
  * Starts the proxy in front of `options.target`.
- * @throws HarnessError CNF_ERR_CONFIG_INVALID for a target that is not an http(s) URL or a
- *   recording that cannot be written; CNF_ERR_PORT_UNAVAILABLE when it cannot listen;
+ * @throws HarnessError CNF_ERR_CONFIG_INVALID for a target that is not an http(s) URL, a
+ *   recording that cannot be written, or a recording with more than one judging thread; CNF_ERR_PORT_UNAVAILABLE when it cannot listen;
  *   CNF_ERR_SPEC_INVALID as a run does
  */
 export async function runProxy(options: ProxyCommandOptions): Promise<ProxyCommand> {
@@ -49,10 +56,12 @@ export async function runProxy(options: ProxyCommandOptions): Promise<ProxyComma
     throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--target ${options.target} is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--target must be an http or https URL, not ${url.protocol}`);
+  if (options.judgeThreads !== undefined && (!Number.isInteger(options.judgeThreads) || options.judgeThreads < 1)) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--judge-threads must be a positive integer, not ${options.judgeThreads}`);
+  if (options.record && (options.judgeThreads ?? 1) !== 1) throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--record writes the exchanges in traffic order from one judging thread: drop --judge-threads ${options.judgeThreads} or make it 1`);
   const clock = new RunClock();
   const specs = await observedSpecs(options);
   // The judges (and the recording) on threads of their own: judging never holds up forwarding.
-  const judge = await JudgePool.start({ specs, basePaths: [url.pathname], roles: await observedRoles(options, url.href), ...(options.record ? { record: options.record } : {}) });
+  const judge = await JudgePool.start({ specs, basePaths: [url.pathname], roles: await observedRoles(options, url.href), ...(options.record ? { record: options.record } : {}), ...(options.judgeThreads ? { threads: options.judgeThreads } : {}) });
   const host = options.host ?? '127.0.0.1';
   let proxy: RunningProxy;
   try {
@@ -65,6 +74,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<ProxyComma
   let stopped: Promise<{ exitCode: ExitCode; results: RunResults }> | undefined;
   return {
     proxy,
+    judgeThreads: judge.threads,
     stop() {
       stopped ??= (async () => {
         await proxy.close();

@@ -67,6 +67,21 @@ describe('conformance proxy', () => {
     expect(results.errors).toEqual([expect.objectContaining({ code: 'CNF_ERR_TARGET_UNREACHABLE', message: expect.stringContaining(`http://127.0.0.1:${port} did not answer (ECONNREFUSED`) })]);
   });
 
+  test('--judge-threads: the pool it starts; more than one with --record, or none, is CNF_ERR_CONFIG_INVALID', async () => {
+    const command = await runProxy({ target: references.clean.url, judgeThreads: 3, reporters: [], env: {} });
+    try {
+      expect(command.judgeThreads).toBe(3);
+      const answer = await fetch(`${command.proxy.url}/v1/products/?limit=2`, { headers: { authorization: `Bearer ${references.clean.tokens.admin}` } });
+      expect(answer.status).toBe(200);
+      await answer.arrayBuffer();
+    } finally {
+      const { results } = await command.stop();
+      expect(results.cells.find((c) => c.operationId === 'products:list' && c.checkId === 'response_schema_conformance')?.status).toBe('passed');
+    }
+    await expect(runProxy({ target: references.clean.url, judgeThreads: 2, record: path.join(tmpdir(), 'never.har'), reporters: [], env: {}, out: sink() })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID' });
+    await expect(runProxy({ target: references.clean.url, judgeThreads: 0, reporters: [], env: {}, out: sink() })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID' });
+  });
+
   test('bad --target: CNF_ERR_CONFIG_INVALID', async () => {
     await expect(runProxy({ target: 'ftp://example.com', reporters: [], env: {}, out: sink() })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID' });
   });
