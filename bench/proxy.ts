@@ -177,10 +177,12 @@ async function judgeRate(referenceUrl: string, headers: Record<string, string>, 
     }
   };
   // As the proxy judges: every answer handed over raw, as it came off the wire, to the pool of
-  // judging threads `conformance proxy` starts (one per core), which decode, parse and judge it.
+  // judging threads `conformance proxy` starts (one per core), which decode, parse and judge it;
+  // no verdict comes back, the pool counts what it judged.
   const poolAll = async (pool: JudgePool, from: number, count: number) => {
     const startedAt = new Date();
-    await Promise.all(samples.slice(from, from + count).map((sample) => pool.judgeRawAsync(sample.request, { status: sample.status, headers: sample.headers, raw: sample.raw, size: sample.raw.length, elapsedMs: 1 }, startedAt)));
+    for (const sample of samples.slice(from, from + count)) pool.submitRaw(sample.request, { status: sample.status, headers: sample.headers, raw: sample.raw, size: sample.raw.length, elapsedMs: 1 }, startedAt);
+    await pool.whenPendingBelow(1);
   };
   const loadSpecs = () => Promise.all(API_VERSIONS.map((v) => loadSpec(specPath(v))));
   const pool = await JudgePool.start({ specs: await loadSpecs() });

@@ -56,12 +56,15 @@ export class JudgePool {
   /** Numbers exchanges, names secrets and finds each exchange's affinity; judges nothing. */
   readonly #coordinator: ObservedJudge;
   readonly #route = new Map<string, number>();
+  /** Shared with every thread: exchanges judged by any of them, notified at each one. */
+  readonly #judged: Int32Array;
   /** Secret names each thread has been given (a prefix of the coordinator's `secrets()`). */
   readonly #sent: number[];
   #index = 0;
 
-  private constructor(threads: WorkerJudge[], options: ObservedJudgeOptions) {
+  private constructor(threads: WorkerJudge[], options: ObservedJudgeOptions, judged: Int32Array) {
     this.#threads = threads;
+    this.#judged = judged;
     this.#options = options;
     this.#coordinator = new ObservedJudge(options);
     this.#sent = threads.map(() => 0);
@@ -78,19 +81,40 @@ export class JudgePool {
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`a judge pool needs at least one thread, not ${count}`);
     if (options.record !== undefined && count !== 1) throw new RangeError('a recording is written in traffic order by one thread: a recording pool has one thread');
     const { specs, record, threads: _threads, ...shared } = options;
-    const started = await Promise.allSettled(Array.from({ length: count }, () => WorkerJudge.start({ specFiles: specs.map((s) => s.file), ...shared, ...(record !== undefined ? { record } : {}) })));
+    const judged = new Int32Array(new SharedArrayBuffer(4));
+    const started = await Promise.allSettled(Array.from({ length: count }, () => WorkerJudge.start({ specFiles: specs.map((s) => s.file), ...shared, ...(record !== undefined ? { record } : {}) }, judged)));
     const judges = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) {
       await Promise.all(judges.map((j) => j.close()));
       throw failed.reason;
     }
-    return new JudgePool(judges, { specs, ...shared });
+    return new JudgePool(judges, { specs, ...shared }, judged);
   }
 
   /** Judging threads. */
   get threads(): number {
     return this.#threads.length;
+  }
+
+  /** Exchanges handed over and not judged yet, on all threads. */
+  get pending(): number {
+    let pending = 0;
+    for (const thread of this.#threads) pending += thread.pending;
+    return pending;
+  }
+
+  /**
+   * Resolves once fewer than `limit` exchanges wait to be judged (at once when they already do):
+   * how a proxy that hands exchanges over with {@link submitRaw} waits for judging to catch up.
+   */
+  async whenPendingBelow(limit: number): Promise<void> {
+    for (;;) {
+      const seen = Atomics.load(this.#judged, 0);
+      if (this.pending < limit) return;
+      const waiting = Atomics.waitAsync(this.#judged, 0, seen);
+      if (waiting.async) await waiting.value;
+    }
   }
 
   /** The thread an exchange goes to, with its number and the secret names that thread lacks. */
@@ -126,6 +150,15 @@ export class JudgePool {
   judgeRawAsync(request: HttpRequest, answer: RawAnswer, startedAt: Date): Promise<ObservedVerdict> {
     const { thread, routing } = this.#dispatch(request, answer);
     return thread.judgeRawAsync(request, answer, startedAt, routing);
+  }
+
+  /**
+   * Hands over one answer as it came off the wire, as {@link judgeRawAsync} does, without its
+   * verdict coming back: what was found is in {@link results}, and {@link pending} counts it until judged.
+   */
+  submitRaw(request: HttpRequest, answer: RawAnswer, startedAt: Date): void {
+    const { thread, routing } = this.#dispatch(request, answer);
+    thread.submitRaw(request, answer, startedAt, routing);
   }
 
   /** Closes the recording and gives the results of everything judged, as one judge of all of it would. */

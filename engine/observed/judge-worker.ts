@@ -2,9 +2,10 @@
  * A judging thread of `conformance proxy` (one of a {@link JudgePool}'s): holds an observed judge
  * (and the recording, whose secrets it names) so that judging never holds up the thread that
  * forwards the traffic. Started by engine/observed/worker-judge.ts through bin/judge-worker.js,
- * which lets Node load these sources. Messages in: `{id, index, names, exchange, startedAt}` or
- * `{id, index, names, request, answer, startedAt}` (adopt the pool's secret names, judge and
- * record one exchange; the reply is its verdict), `{forget: true}` (a write elsewhere: forget the
+ * which lets Node load these sources. Messages in: `{id, load, index, names, exchange, startedAt}`
+ * or `{id, load, index, names, request, answer, startedAt}` (adopt the pool's secret names, judge
+ * and record one exchange, count it in the shared progress; the reply is its verdict, none for id
+ * -1), `{forget: true}` (a write elsewhere: forget the
  * walks and writes; no reply) and `{id, state: true}` (close the recording; the reply is what was
  * judged, engine/observed/judge.ts `ObservedState`).
  * @see docs/observed.md (Performance)
@@ -31,6 +32,10 @@ export interface JudgeWorkerData {
   baseline?: readonly BaselineEntry[];
   /** The HAR file to record to. */
   record?: string;
+  /** BigInt64Array of 2: the exchanges this thread judged, and their load (engine/observed/worker-judge.ts `load`). */
+  progress: SharedArrayBuffer;
+  /** Int32Array of 1, shared by the pool's threads: exchanges judged by any of them, notified at each one. */
+  judged: SharedArrayBuffer;
 }
 
 /** The judging thread's nice value on Linux (0 normal, 19 lowest). */
@@ -42,9 +47,10 @@ interface Routing {
   names: SecretRef[];
 }
 
+/** An exchange to judge: `id` -1 asks for no verdict back; `load` is what it adds to the thread's load. */
 type Message =
-  | ({ id: number; exchange: ObservedExchange; startedAt: string } & Routing)
-  | ({ id: number; request: ObservedExchange['request']; answer: RawAnswer; startedAt: string } & Routing)
+  | ({ id: number; load: number; exchange: ObservedExchange; startedAt: string } & Routing)
+  | ({ id: number; load: number; request: ObservedExchange['request']; answer: RawAnswer; startedAt: string } & Routing)
   | { forget: true }
   | { id: number; state: true };
 
@@ -69,6 +75,8 @@ async function yieldToForwarding(): Promise<void> {
 }
 
 const data = workerData as JudgeWorkerData;
+const progress = new BigInt64Array(data.progress);
+const judged = new Int32Array(data.judged);
 const recent = new RecentAnswers();
 let judge: ObservedJudge;
 let recorder: HarRecorder | undefined;
@@ -98,7 +106,12 @@ parentPort!.on('message', (message: Message) => {
   // An answer as it came off the wire is decoded and parsed here, off the forwarding thread.
   const exchange: ObservedExchange = 'answer' in message ? { request: message.request, response: recent.responseOf(message.answer) } : message.exchange;
   recorder?.record(exchange, new Date(message.startedAt));
-  parentPort!.postMessage({ id: message.id, verdict: judge.judge(exchange, message.index) });
+  const verdict = judge.judge(exchange, message.index);
+  Atomics.add(progress, 1, BigInt(message.load));
+  Atomics.add(progress, 0, 1n);
+  Atomics.add(judged, 0, 1);
+  Atomics.notify(judged, 0);
+  if (message.id >= 0) parentPort!.postMessage({ id: message.id, verdict });
 });
 await yieldToForwarding();
 parentPort!.postMessage({ ready: true });

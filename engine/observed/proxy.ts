@@ -17,7 +17,7 @@ import { flatHeaders, MAX_JUDGED_BODY, observedResponse } from './response.js';
 import type { ObservedJudge, ObservedVerdict } from './judge.js';
 import type { JudgePool } from './judge-pool.js';
 
-/** Most exchanges answered but not yet judged; beyond it the proxy forwards nothing new until the judge catches up (bounded memory). */
+/** Most exchanges answered but not yet judged, by default; beyond it the proxy forwards nothing new until the judge catches up (bounded memory). */
 const MAX_BACKLOG = 256;
 
 /** Headers of one connection (RFC 9110 section 7.6.1), never forwarded. */
@@ -43,8 +43,13 @@ export interface ProxyOptions {
   strict?: boolean;
   /** Deadline of the whole exchange with the target, in milliseconds (default 30000). */
   timeoutMs?: number;
-  /** Told of each verdict, after the client was answered (or, with `strict`, before). */
+  /**
+   * Told of each verdict, after the client was answered (or, with `strict`, before). Without it, a
+   * {@link JudgePool} sends no verdict back to this thread: what it found is in its results.
+   */
   onVerdict?: (verdict: ObservedVerdict, exchange: ObservedExchange) => void;
+  /** Most exchanges answered and not yet judged before new requests wait (default 256). */
+  maxBacklog?: number;
 }
 
 /** A listening proxy. */
@@ -68,14 +73,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const agent = new Agent({ connections: 128, keepAliveTimeout: 10_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, pipelining: 1 });
   let count = 0;
-  // Exchanges answered and waiting to be judged. Past MAX_BACKLOG, new requests wait before they are
-  // forwarded: a load faster than the judge is slowed to its pace rather than held in memory.
+  // Exchanges answered and waiting to be judged (with those a pool counts, below). Past maxBacklog,
+  // new requests wait before they are forwarded: a load faster than the judge is slowed to its pace
+  // rather than held in memory.
   let backlog = 0;
   let drained: (() => void)[] = [];
   const inFlight = new Set<Promise<void>>();
 
   const { judge } = options;
+  const maxBacklog = options.maxBacklog ?? MAX_BACKLOG;
   const threaded = 'judgeAsync' in judge;
+  // Exchanges handed to a pool without asking for their verdicts (none is wanted here): the pool counts them.
+  const quiet = 'submitRaw' in judge && !options.onVerdict ? judge : undefined;
+  const waiting = () => backlog + (quiet?.pending ?? 0);
   const judging = new Set<Promise<unknown>>();
 
   function judged(exchange: ObservedExchange, startedAt: Date): ObservedVerdict | Promise<ObservedVerdict> {
@@ -97,7 +107,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   /** One fewer exchange waiting for the judge; the requests held back go on below the bound. */
   function judgedOne(): void {
     backlog--;
-    if (backlog < MAX_BACKLOG && drained.length) {
+    if (waiting() < maxBacklog && drained.length) {
       const waiting = drained;
       drained = [];
       for (const resume of waiting) resume();
@@ -106,7 +116,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     count++;
-    while (backlog >= MAX_BACKLOG) await new Promise<void>((resolve) => drained.push(resolve));
+    while (waiting() >= maxBacklog) {
+      // Woken by a verdict of this thread's own, or by the pool judging one more.
+      await Promise.race([new Promise<void>((resolve) => drained.push(resolve)), ...(quiet ? [quiet.whenPendingBelow(quiet.pending)] : [])]);
+    }
     const startedAt = new Date();
     // A request that announces no body (neither length nor chunks) has none to read.
     const chunks: Buffer[] = [];
@@ -165,9 +178,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       else res.end();
     }
     if (!options.strict && !transportError && 'judgeRawAsync' in judge) {
-      // Judged after the client has its answer, on the judging thread, which also decodes and parses it.
+      // Judged after the client has its answer, on a judging thread, which also decodes and parses it.
+      const rawAnswer = { status: answer.statusCode, headers: flatHeaders(answer.headers), raw: raw.subarray(0, MAX_JUDGED_BODY), size, elapsedMs };
+      if (quiet) {
+        quiet.submitRaw(request, rawAnswer, startedAt);
+        return;
+      }
       backlog++;
-      const verdict = judge.judgeRawAsync(request, { status: answer.statusCode, headers: flatHeaders(answer.headers), raw: raw.subarray(0, MAX_JUDGED_BODY), size, elapsedMs }, startedAt);
+      const verdict = judge.judgeRawAsync(request, rawAnswer, startedAt);
       judging.add(verdict);
       void verdict
         .then((v) => options.onVerdict?.(v, { request }))

@@ -30,11 +30,19 @@ const EXCHANGE_LOAD = 2_048;
 export class WorkerJudge {
   readonly #worker: Worker;
   readonly #waiting = new Map<number, (reply: Reply) => void>();
+  /** Shared with the thread: exchanges it judged, and their load (see {@link load}). */
+  readonly #progress: BigInt64Array;
+  /** Shared with the whole pool: exchanges judged by any thread, notified at each one. */
+  readonly #judged: Int32Array;
   #next = 0;
+  #submitted = 0;
+  #submittedLoad = 0;
   #failed: Error | undefined;
 
-  private constructor(worker: Worker) {
+  private constructor(worker: Worker, progress: BigInt64Array, judged: Int32Array) {
     this.#worker = worker;
+    this.#progress = progress;
+    this.#judged = judged;
     worker.on('message', (reply: Reply & { id?: number }) => {
       if (reply.id === undefined) return;
       this.#waiting.get(reply.id)?.(reply);
@@ -44,6 +52,9 @@ export class WorkerJudge {
       this.#failed = error;
       for (const resolve of this.#waiting.values()) resolve({});
       this.#waiting.clear();
+      // Whoever waits for judging to catch up looks again: this thread judges nothing more.
+      Atomics.add(judged, 0, 1);
+      Atomics.notify(judged, 0);
     });
   }
 
@@ -51,8 +62,10 @@ export class WorkerJudge {
    * Starts the thread and waits until its documents are loaded.
    * @throws the thread's error (a HarnessError's message: CNF_ERR_SPEC_INVALID, CNF_ERR_CONFIG_INVALID for a recording that cannot be written)
    */
-  static async start(data: JudgeWorkerData): Promise<WorkerJudge> {
-    const worker = new Worker(new URL('../../bin/judge-worker.js', import.meta.url), { workerData: data });
+  static async start(data: Omit<JudgeWorkerData, 'progress' | 'judged'>, judged: Int32Array = new Int32Array(new SharedArrayBuffer(4))): Promise<WorkerJudge> {
+    const shared = new SharedArrayBuffer(16);
+    const progress = new BigInt64Array(shared);
+    const worker = new Worker(new URL('../../bin/judge-worker.js', import.meta.url), { workerData: { ...data, progress: shared, judged: judged.buffer as SharedArrayBuffer } satisfies JudgeWorkerData });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: { ready?: boolean; failed?: { code?: string; message: string } }) => {
         if (message.failed) {
@@ -68,34 +81,48 @@ export class WorkerJudge {
       worker.on('message', onMessage);
       worker.once('error', reject);
     });
-    return new WorkerJudge(worker);
+    return new WorkerJudge(worker, progress, judged);
   }
 
-  #load = 0;
+  /** Exchanges handed to the thread and not judged yet (none once the thread has failed). */
+  get pending(): number {
+    return this.#failed ? 0 : this.#submitted - Number(Atomics.load(this.#progress, 0));
+  }
 
   /**
    * The work handed to the thread and not judged yet, in bytes of answer bodies (each exchange
    * counted as {@link EXCHANGE_LOAD} bytes more): judging an answer costs about in proportion to its size.
    */
   get load(): number {
-    return this.#load;
+    return this.#failed ? 0 : this.#submittedLoad - Number(Atomics.load(this.#progress, 1));
   }
 
-  #ask(message: object, transfer: ArrayBuffer[] = [], load = 0): Promise<Reply> {
+  /** Posts an exchange to judge, counted in {@link pending} and {@link load} until the thread has judged it. */
+  #post(message: object, load: number, transfer: ArrayBuffer[], reply: boolean): Promise<Reply> | undefined {
+    if (this.#failed) {
+      if (reply) return Promise.reject(this.#failed);
+      return undefined;
+    }
+    this.#submitted++;
+    this.#submittedLoad += load;
+    if (!reply) {
+      this.#worker.postMessage({ id: -1, load, ...message }, transfer);
+      return undefined;
+    }
+    return this.#ask({ load, ...message }, transfer);
+  }
+
+  #ask(message: object, transfer: ArrayBuffer[] = []): Promise<Reply> {
     if (this.#failed) return Promise.reject(this.#failed);
     const id = this.#next++;
-    this.#load += load;
     return new Promise((resolve) => {
-      this.#waiting.set(id, (reply) => {
-        this.#load -= load;
-        resolve(reply);
-      });
+      this.#waiting.set(id, resolve);
       this.#worker.postMessage({ id, ...message }, transfer);
     });
   }
 
-  async #verdict(message: object, load: number, transfer?: ArrayBuffer[]): Promise<ObservedVerdict> {
-    const reply = await this.#ask(message, transfer, load);
+  async #verdict(message: object, load: number, transfer: ArrayBuffer[] = []): Promise<ObservedVerdict> {
+    const reply = await this.#post(message, load, transfer, true)!;
     if (!reply.verdict) throw this.#failed ?? new Error('the judging thread ended');
     return reply.verdict;
   }
@@ -112,9 +139,18 @@ export class WorkerJudge {
    * @param answer the status, headers, the first bytes of the body as received, its whole size in bytes and the milliseconds it took
    */
   judgeRawAsync(request: ObservedExchange['request'], answer: RawAnswer, startedAt: Date, routing: Routing): Promise<ObservedVerdict> {
-    // A copy of its own: a small Buffer lives in Node's shared pool, which must never be moved.
-    const raw = new Uint8Array(answer.raw);
-    return this.#verdict({ ...routing, request, answer: { ...answer, raw }, startedAt: startedAt.toISOString() }, EXCHANGE_LOAD + raw.byteLength, [raw.buffer as ArrayBuffer]);
+    const { message, load, transfer } = rawMessage(request, answer, startedAt, routing);
+    return this.#verdict(message, load, transfer);
+  }
+
+  /**
+   * Hands over one answer as it came off the wire, as {@link judgeRawAsync} does, without asking for
+   * its verdict: the thread judges it and counts it in {@link pending}, and what it found is in
+   * {@link state}. Saves the forwarding thread a message back per exchange.
+   */
+  submitRaw(request: ObservedExchange['request'], answer: RawAnswer, startedAt: Date, routing: Routing): void {
+    const { message, load, transfer } = rawMessage(request, answer, startedAt, routing);
+    this.#post(message, load, transfer, false);
   }
 
   /** Tells the thread that a write was seen elsewhere: it forgets its walks and writes (engine/observed/judge.ts `forget`). */
@@ -133,4 +169,11 @@ export class WorkerJudge {
   async close(): Promise<void> {
     await this.#worker.terminate();
   }
+}
+
+/** The message of a raw answer: its body in an ArrayBuffer of its own, moved to the thread, not cloned. */
+function rawMessage(request: ObservedExchange['request'], answer: RawAnswer, startedAt: Date, routing: Routing): { message: object; load: number; transfer: ArrayBuffer[] } {
+  // A copy of its own: a small Buffer lives in Node's shared pool, which must never be moved.
+  const raw = new Uint8Array(answer.raw);
+  return { message: { ...routing, request, answer: { ...answer, raw }, startedAt: startedAt.toISOString() }, load: EXCHANGE_LOAD + raw.byteLength, transfer: [raw.buffer as ArrayBuffer] };
 }

@@ -10,6 +10,9 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { runProxy } from '../../cli/proxy.js';
+import { API_VERSIONS, loadSpec, specPath } from '../../core/spec/load.js';
+import { JudgePool } from '../../engine/observed/judge-pool.js';
+import { startProxy } from '../../engine/observed/proxy.js';
 import { referencePair } from '../support/reference-pair.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -80,6 +83,26 @@ describe('conformance proxy', () => {
     }
     await expect(runProxy({ target: references.clean.url, judgeThreads: 2, record: path.join(tmpdir(), 'never.har'), reporters: [], env: {}, out: sink() })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID' });
     await expect(runProxy({ target: references.clean.url, judgeThreads: 0, reporters: [], env: {}, out: sink() })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID' });
+  });
+
+  test('past its backlog the proxy holds new requests until judging catches up, and every exchange is judged', async () => {
+    const specs = await Promise.all(API_VERSIONS.map((v) => loadSpec(specPath(v))));
+    const pool = await JudgePool.start({ specs, threads: 2 });
+    const proxy = await startProxy({ target: references.clean.url, judge: pool, maxBacklog: 1 });
+    try {
+      const headers = { authorization: `Bearer ${references.clean.tokens.admin}`, 'polar-version': '2026-10' };
+      const statuses = await Promise.all(Array.from({ length: 30 }, async (_, i) => {
+        const answer = await fetch(`${proxy.url}/v1/products/?limit=${(i % 5) + 1}`, { headers });
+        await answer.arrayBuffer();
+        return answer.status;
+      }));
+      expect(statuses).toEqual(Array.from({ length: 30 }, () => 200));
+    } finally {
+      await proxy.close();
+    }
+    const results = await pool.results();
+    await pool.close();
+    expect(results.cells.find((c) => c.operationId === 'products:list' && c.checkId === 'response_schema_conformance')).toMatchObject({ status: 'passed', cases: 30 });
   });
 
   test('bad --target: CNF_ERR_CONFIG_INVALID', async () => {

@@ -99,6 +99,25 @@ describe('JudgePool', () => {
     expect(curls).toContain('${CONFORMANCE_TOKEN_1}');
   }, 30_000);
 
+  test('exchanges handed over without their verdicts: counted until judged, and the results of one judge', async () => {
+    const one = new ObservedJudge({ specs, roles });
+    for (const recorded of traffic) one.judge(observed(recorded));
+    const pool = await JudgePool.start({ specs, roles, threads: 2 });
+    try {
+      const startedAt = new Date();
+      for (const recorded of traffic) {
+        if (recorded.answer) pool.submitRaw(structuredClone(recorded.request), { ...recorded.answer, raw: Buffer.from(recorded.answer.raw) }, startedAt);
+        else void pool.judgeAsync(observed(recorded), startedAt);
+      }
+      expect(pool.pending).toBeGreaterThan(0);
+      await pool.whenPendingBelow(1);
+      expect(pool.pending).toBe(0);
+      expect(await pool.results()).toEqual(one.results());
+    } finally {
+      await pool.close();
+    }
+  });
+
   test('a recording pool has one thread; a pool has at least one', async () => {
     await expect(JudgePool.start({ specs, threads: 2, record: '/dev/null' })).rejects.toThrow(RangeError);
     await expect(JudgePool.start({ specs, threads: 0 })).rejects.toThrow(RangeError);
