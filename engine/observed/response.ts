@@ -3,7 +3,6 @@
  * coding (gzip, deflate, br) with its size on the wire kept, JSON parsed when it is JSON.
  * @see RFC 9110 section 8.4.1 (content codings); engine/client.ts (the harness's own client reads answers the same way)
  */
-import { createHash } from 'node:crypto';
 import type { HttpResponse } from '../../core/types.js';
 import { DECODERS } from '../client.js';
 import { sameAnswer } from '../judge.js';
@@ -67,37 +66,41 @@ const MAX_RECENT_BYTES = 2 * 1024 * 1024;
  * byte (the same status, headers and body: a page polled, a fixture read by every test) is not
  * decoded, parsed or judged by the response checks again; it shares the first one's findings
  * (engine/judge.ts `sameAnswer`) with its own timing. The checks that read the request too (a
- * list's limit, filter and sort order against the query) still judge it. Bounded: at most
- * {@link MAX_RECENT_ANSWERS} answers and {@link MAX_RECENT_BYTES} of decoded body text, the
+ * list's limit, filter and sort order against the query) still judge it. An answer is looked up
+ * by its status, size and headers, then its body's bytes are compared: no hashing. Bounded: at
+ * most {@link MAX_RECENT_ANSWERS} answers and {@link MAX_RECENT_BYTES} of decoded body text, the
  * oldest forgotten first.
  */
 export class RecentAnswers {
-  readonly #answers = new Map<string, HttpResponse>();
+  readonly #answers = new Map<string, { raw: Uint8Array; response: HttpResponse }>();
   #bytes = 0;
 
   /** The answer as judged ({@link observedResponse}), decoded afresh or as it was the last time these bytes came. */
   responseOf(answer: RawAnswer): HttpResponse {
     const { status, headers, raw, size, elapsedMs } = answer;
-    const hash = createHash('sha1').update(`${status} ${size} ${JSON.stringify(headers)}\u0000`).update(raw);
-    const key = hash.digest('base64');
+    const key = `${status} ${size} ${JSON.stringify(headers)}`;
     const known = this.#answers.get(key);
-    if (known) {
+    if (known && Buffer.compare(known.raw, raw) === 0) {
       // Most recently used last.
       this.#answers.delete(key);
       this.#answers.set(key, known);
-      const response = { ...known, elapsedMs };
-      sameAnswer(response, known);
+      const response = { ...known.response, elapsedMs };
+      sameAnswer(response, known.response);
       return response;
     }
     const body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     const response = observedResponse(status, headers, body, size, elapsedMs);
+    if (known) {
+      this.#answers.delete(key);
+      this.#bytes -= known.response.body.length;
+    }
     if (response.body.length <= MAX_RECENT_BYTES) {
-      this.#answers.set(key, response);
+      this.#answers.set(key, { raw, response });
       this.#bytes += response.body.length;
       for (const [oldest, kept] of this.#answers) {
         if (this.#answers.size <= MAX_RECENT_ANSWERS && this.#bytes <= MAX_RECENT_BYTES) break;
         this.#answers.delete(oldest);
-        this.#bytes -= kept.body.length;
+        this.#bytes -= kept.response.body.length;
       }
     }
     return response;

@@ -1,6 +1,7 @@
 // A judging thread's recent answers: an answer that comes again byte for byte is not decoded or
-// parsed again and shares its findings, with its own timing; the verdicts are those of an answer
-// decoded afresh; at most 64 answers are kept.
+// parsed again and shares its findings, with its own timing; other bytes under the same status,
+// size and headers are decoded afresh; the verdicts are those of an answer decoded afresh; at most
+// 64 answers are kept.
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { API_VERSIONS, loadSpec, specPath, type LoadedSpec } from '../../../core/spec/load.js';
@@ -42,6 +43,14 @@ describe('RecentAnswers', () => {
     expect(laterDate.json).not.toBe(first.json);
     expect(laterDate.json).toEqual(first.json);
     expect(otherBody.json).not.toEqual(first.json);
+    // Same status, size and headers, other bytes: judged as what they are.
+    const plain = (name: string): RawAnswer => {
+      const raw = new Uint8Array(Buffer.from(JSON.stringify({ items: [{ name }], pagination: { total_count: 1, max_page: 1 } })));
+      return { status: 200, headers: { 'content-type': 'application/json', date: 'Fri, 27 Nov 2026 10:00:00 GMT' }, raw, size: raw.byteLength, elapsedMs: 1 };
+    };
+    expect(recent.responseOf(plain('A product')).json).toEqual({ items: [{ name: 'A product' }], pagination: { total_count: 1, max_page: 1 } });
+    expect(recent.responseOf(plain('B product')).json).toEqual({ items: [{ name: 'B product' }], pagination: { total_count: 1, max_page: 1 } });
+    expect(recent.responseOf(plain('A product')).json).toEqual({ items: [{ name: 'A product' }], pagination: { total_count: 1, max_page: 1 } });
   });
 
   test('an answer judged again through it gets the verdict of the answer decoded afresh', () => {
