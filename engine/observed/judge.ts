@@ -230,13 +230,14 @@ export class ObservedJudge {
    * What else ties exchanges together (a write forgets every walk and write) is {@link forget}.
    */
   affinity(request: HttpRequest, response?: Pick<HttpResponse, 'headers'>): string {
-    const match = this.#judgesOf(request, response).matcher.match(request.method, new URL(request.url).pathname);
+    const url = new URL(request.url);
+    const match = this.#judgesOf(request, response).matcher.match(request.method, url.pathname);
     if (!match) return 'undocumented';
     const client = credentialOf(request) ?? '';
     const params = Object.entries(match.pathParams);
     if (params.length > 0) return `${client}\u0000${JSON.stringify(params.sort(([a], [b]) => a.localeCompare(b)))}`;
     if (!match.operation.paginated) return `${client}\u0000${match.operation.operationId}`;
-    const rest = [...new URL(request.url).searchParams].filter(([name]) => name !== 'page').sort(([a], [b]) => a.localeCompare(b));
+    const rest = [...url.searchParams].filter(([name]) => name !== 'page').sort(([a], [b]) => a.localeCompare(b));
     return `${client}\u0000${match.operation.operationId}\u0000${JSON.stringify(rest)}`;
   }
 
@@ -447,17 +448,17 @@ export class ObservedJudge {
   /**
    * What this judge has judged, for another judge to {@link absorb}: the failed cells, the
    * counts, the statuses and parameters seen, the undocumented routes and the harness problems.
-   * Plain data, so that it crosses a thread's boundary.
+   * Plain data, copied, so that it crosses a thread's boundary and another judge may change it.
    */
   state(): ObservedState {
     this.#takeCells();
-    return {
+    return structuredClone({
       cells: [...this.#failed.values()],
       counts: [...this.#counts],
       seen: [...this.#seen].map(([operationId, seen]) => ({ operationId, statuses: [...seen.statuses], parameters: [...seen.parameters] })),
       undocumented: [...this.#undocumented.values()],
       errors: [...this.#errors],
-    };
+    });
   }
 
   /**
