@@ -4,7 +4,7 @@
  * @see RFC 9110 section 8.4.1 (content codings); engine/client.ts (the harness's own client reads answers the same way)
  */
 import type { HttpResponse } from '../../core/types.js';
-import { DECODERS } from '../client.js';
+import { decodeBody, decodes } from '../client.js';
 import { sameAnswer } from '../judge.js';
 import type { RawAnswer } from './exchange.js';
 
@@ -33,10 +33,10 @@ export function flatHeaders(raw: Record<string, string | string[] | undefined> |
 export function observedResponse(status: number, headers: Record<string, string>, raw: Buffer, size: number, elapsedMs: number): HttpResponse {
   let text: string | undefined;
   let wireBytes: number | undefined;
-  const decode = headers['content-encoding'] === undefined ? undefined : DECODERS[headers['content-encoding'].trim().toLowerCase()];
-  if (decode && size <= MAX_JUDGED_BODY) {
+  const coding = headers['content-encoding'];
+  if (decodes(coding) && size <= MAX_JUDGED_BODY) {
     try {
-      text = decode(raw, { maxOutputLength: MAX_JUDGED_BODY + 1 }).toString('utf8');
+      text = decodeBody(raw, coding!, MAX_JUDGED_BODY + 1).toString('utf8');
       wireBytes = size;
     } catch {
       // Not in the coding it names: judged as received.
