@@ -26,6 +26,11 @@ export function isFreeFormKey(key: string): boolean {
   return key === 'metadata' || key.endsWith('_metadata') || key === 'custom_field_data';
 }
 
+/** A field the conventions call a timestamp: created_at, modified_at and every other `*_at` (spec/rules.yaml conventions.timestamps_utc). */
+export function isTimestampField(name: string): boolean {
+  return name.endsWith('_at');
+}
+
 function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -37,8 +42,32 @@ export function successJson(exchange: Exchange): unknown {
   return response.json;
 }
 
-/** {@link objectsIn} of each body already walked: several checks judge the same answer, and a cached read is judged again by every case that gets it. */
-const walked = new WeakMap<object, readonly LocatedObject[]>();
+/**
+ * A string under a key named `*_at` (created_at, modified_at and every other timestamp of the API's
+ * conventions, spec/rules.yaml conventions.timestamps_utc) in an object of a body: its object's
+ * place, its key and its text, whatever the text is (the checks judge it).
+ */
+export interface TimestampField {
+  place: LocatedObject;
+  key: string;
+  value: string;
+}
+
+/** What one walk of a body found: its objects, and their `*_at` strings. */
+interface Walked {
+  objects: readonly LocatedObject[];
+  timestamps: readonly TimestampField[];
+}
+
+/** {@link objectsIn} and {@link timestampFieldsIn} of each body already walked: several checks judge the same answer, and a cached read is judged again by every case that gets it. */
+const walked = new WeakMap<object, Walked>();
+
+/** The walk of a parsed body (an object or array, at the root path), made once and shared. */
+function walkOf(value: object): Walked {
+  let known = walked.get(value);
+  if (!known) walked.set(value, (known = walkObjects(value, '')));
+  return known;
+}
 
 /**
  * Every object of a JSON value, depth first, the value itself first when it is one; free-form
@@ -46,13 +75,24 @@ const walked = new WeakMap<object, readonly LocatedObject[]>();
  * the root path) is made once and shared: callers must not change it.
  */
 export function objectsIn(value: unknown, path = ''): readonly LocatedObject[] {
-  if (path !== '' || value === null || typeof value !== 'object') return walkObjects(value, path);
-  const known = walked.get(value);
-  if (known) return known;
-  const found = walkObjects(value, path);
-  walked.set(value, found);
-  return found;
+  if (path !== '' || value === null || typeof value !== 'object') return walkObjects(value, path).objects;
+  return walkOf(value).objects;
 }
+
+/**
+ * Every string under a key named `*_at` in the objects of {@link objectsIn} (so never inside a
+ * free-form map: a merchant's `paid_at` metadata key is no timestamp of the API), object by object
+ * in that order, each object's keys in their order. Made in the same walk as {@link objectsIn}
+ * and shared: callers must not change it.
+ * @see spec/rules.yaml conventions.timestamps_utc ("Timestamps (created_at, modified_at and others named *_at)")
+ */
+export function timestampFieldsIn(value: unknown): readonly TimestampField[] {
+  if (value === null || typeof value !== 'object') return [];
+  return walkOf(value).timestamps;
+}
+
+/** What is above a located object: a place, an array on the way down from one ({@link Hop}), or the path a walk started at. */
+type Parent = Place | Hop | string;
 
 /**
  * Where a located object is: its path is written only when a finding asks for it, since most
@@ -60,11 +100,11 @@ export function objectsIn(value: unknown, path = ''): readonly LocatedObject[] {
  */
 class Place implements LocatedObject {
   readonly object: JsonObject;
-  readonly #parent: Place | string;
+  readonly #parent: Parent;
   readonly #step: string | number | undefined;
   #path: string | undefined;
 
-  constructor(object: JsonObject, parent: Place | string, step?: string | number) {
+  constructor(object: JsonObject, parent: Parent, step?: string | number) {
     this.object = object;
     this.#parent = parent;
     this.#step = step;
@@ -76,39 +116,58 @@ class Place implements LocatedObject {
   }
 }
 
-/** The path below `parent` (a place, or the path a walk started at) reached by `step` (a key or an index). */
-function pathOf(parent: Place | string, step: string | number | undefined): string {
+/** An array between objects (`items`, `rows[0]`): one per array, so that its items cost no step of their own. */
+class Hop {
+  readonly #parent: Parent;
+  readonly #step: string | number;
+
+  constructor(parent: Parent, step: string | number) {
+    this.#parent = parent;
+    this.#step = step;
+  }
+
+  get path(): string {
+    return pathOf(this.#parent, this.#step);
+  }
+}
+
+/** The path below `parent` reached by `step` (a key or an index). */
+function pathOf(parent: Parent, step: string | number | undefined): string {
   const at = typeof parent === 'string' ? parent : parent.path;
   if (step === undefined) return at;
   if (typeof step === 'number') return `${at}[${step}]`;
   return at ? `${at}.${step}` : step;
 }
 
-function walkObjects(value: unknown, path: string): LocatedObject[] {
-  const found: LocatedObject[] = [];
-  // `owner` is the closest object above, `steps` the keys and indexes from it (arrays between objects).
-  const visit = (node: unknown, owner: Place | string, steps: readonly (string | number)[]): void => {
+function walkObjects(value: unknown, path: string): Walked {
+  const objects: LocatedObject[] = [];
+  const timestamps: TimestampField[] = [];
+  // `parent` and `step` say where `node` is: under key or index `step` of `parent` (none for the walk's start).
+  const visit = (node: unknown, parent: Parent, step: string | number | undefined): void => {
     if (Array.isArray(node)) {
+      const hop = step === undefined ? parent : new Hop(parent, step);
       for (let i = 0; i < node.length; i++) {
         const item: unknown = node[i];
-        // Only containers hold objects: a scalar item costs no step.
-        if (typeof item === 'object' && item !== null) visit(item, owner, [...steps, i]);
+        // Only containers hold objects: a scalar item costs nothing.
+        if (typeof item === 'object' && item !== null) visit(item, hop, i);
       }
       return;
     }
     if (!isObject(node)) return;
-    let parent: Place | string = owner;
-    for (let i = 0; i < steps.length - 1; i++) parent = pathOf(parent, steps[i]);
-    const place = new Place(node, parent, steps.at(-1));
-    found.push(place);
+    const place = new Place(node, parent, step);
+    objects.push(place);
+    // The object's own timestamps first, then the objects below it, so that both lists follow the objects' order.
     for (const key in node) {
-      if (!Object.hasOwn(node, key)) continue;
       const child = node[key];
-      if (typeof child === 'object' && child !== null && !isFreeFormKey(key)) visit(child, place, [key]);
+      if (typeof child === 'string' && isTimestampField(key) && Object.hasOwn(node, key)) timestamps.push({ place, key, value: child });
+    }
+    for (const key in node) {
+      const child = node[key];
+      if (typeof child === 'object' && child !== null && Object.hasOwn(node, key) && !isFreeFormKey(key)) visit(child, place, key);
     }
   };
-  visit(value, path, []);
-  return found;
+  visit(value, path, undefined);
+  return { objects, timestamps };
 }
 
 /** A property of an object, when the object has it as its own key. */

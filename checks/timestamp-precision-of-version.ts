@@ -1,4 +1,5 @@
 import type { Check } from '../core/types.js';
+import { timestampFieldsIn, type TimestampField } from './response-objects.js';
 
 /** A timestamp of a response body and where it is (`items[0].created_at`). */
 export interface BodyTimestamp {
@@ -12,13 +13,6 @@ export interface BodyTimestamp {
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.(\d+))?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
- * Objects whose keys are the client's own (metadata, custom field data), so that a `*_at` key
- * in them is no timestamp of the API. @see spec/openapi.yaml, schemas Metadata, Subscription (custom_field_data) and
- * CustomerSeat (seat_metadata)
- */
-const CLIENT_DATA = new Set(['metadata', 'custom_field_data', 'seat_metadata']);
-
-/**
  * Fewest distinct timestamps a 2026-10 response must show before "none carries microseconds"
  * is judged: a correct server may write a whole second without a fraction, or trim trailing
  * zeros (`.14798` for 147980 µs; Pydantic 2 does), so one timestamp with three digits or fewer
@@ -28,48 +22,35 @@ export const MIN_DISTINCT_TIMESTAMPS = 3;
 
 /**
  * Every timestamp of a body: string values of keys named `*_at` (spec/rules.yaml conventions.timestamps_utc) that are
- * RFC 3339 date-times, outside the client's own data. Null and malformed ones are not returned
- * (the schema judges those).
+ * RFC 3339 date-times, outside the client's own data (metadata, custom field data and the other
+ * free-form maps of checks/response-objects.ts `isFreeFormKey`), object by object. Null and
+ * malformed ones are not returned (the schema judges those).
  * @see spec/rules.yaml conventions.timestamps_utc ("Timestamps (created_at, modified_at and others named *_at)")
  */
 export function bodyTimestamps(body: unknown): readonly BodyTimestamp[] {
-  if (body === null || typeof body !== 'object') return walkTimestamps(body);
-  const known = timestampsOf.get(body);
-  if (known) return known;
-  const found = walkTimestamps(body);
-  timestampsOf.set(body, found);
+  const found: BodyTimestamp[] = [];
+  for (const field of timestampFieldsIn(body)) {
+    const fraction = fractionOf(field.value);
+    if (fraction !== null) found.push(new FoundTimestamp(field, fraction));
+  }
   return found;
 }
 
-/** {@link bodyTimestamps} of each body already walked (a cached read is judged again by every case that gets it). */
-const timestampsOf = new WeakMap<object, readonly BodyTimestamp[]>();
-
-/** A container (object or array) on the way down a body: its parent and the key or index that reached it. */
-interface Step {
-  readonly parent: Step | undefined;
-  readonly key: string | number;
-}
-
-/** A timestamp found by {@link walkTimestamps}; its path is written only when a message asks for it. */
+/** A timestamp of {@link bodyTimestamps}; its path is written only when a message asks for it. */
 class FoundTimestamp implements BodyTimestamp {
   readonly value: string;
   readonly fraction: string;
-  readonly #at: Step;
-  #path: string | undefined;
+  readonly #field: TimestampField;
 
-  constructor(value: string, fraction: string, at: Step) {
-    this.value = value;
+  constructor(field: TimestampField, fraction: string) {
+    this.value = field.value;
     this.fraction = fraction;
-    this.#at = at;
+    this.#field = field;
   }
 
   get path(): string {
-    if (this.#path === undefined) {
-      const chain: (string | number)[] = [];
-      for (let step: Step | undefined = this.#at; step; step = step.parent) chain.push(step.key);
-      this.#path = chainPath(chain.reverse());
-    }
-    return this.#path;
+    const at = this.#field.place.path;
+    return at ? `${at}.${this.#field.key}` : this.#field.key;
   }
 }
 
@@ -87,42 +68,6 @@ function fractionOf(text: string): string | null {
     fractions.set(text, fraction);
   }
   return fraction;
-}
-
-function walkTimestamps(body: unknown): BodyTimestamp[] {
-  const found: BodyTimestamp[] = [];
-  // Depth first, keys in order; a container is one step of a chain, so that no path is written while walking.
-  const walk = (value: unknown, at: Step | undefined): void => {
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i];
-        if (typeof item === 'object' && item !== null) walk(item, { parent: at, key: i });
-      }
-      return;
-    }
-    if (typeof value !== 'object' || value === null) return;
-    const record = value as Record<string, unknown>;
-    for (const key in record) {
-      if (!Object.hasOwn(record, key) || CLIENT_DATA.has(key)) continue;
-      const child = record[key];
-      if (typeof child === 'string') {
-        if (!key.endsWith('_at')) continue;
-        const fraction = fractionOf(child);
-        if (fraction !== null) found.push(new FoundTimestamp(child, fraction, { parent: at, key }));
-        continue;
-      }
-      if (typeof child === 'object' && child !== null) walk(child, { parent: at, key });
-    }
-  };
-  walk(body, undefined);
-  return found;
-}
-
-/** `items[0].created_at` of the keys and indexes `['items', 0, 'created_at']`. */
-function chainPath(chain: readonly (string | number)[]): string {
-  let path = '';
-  for (const step of chain) path = typeof step === 'number' ? `${path}[${step}]` : path ? `${path}.${step}` : step;
-  return path;
 }
 
 /** Whether a timestamp is written finer than the millisecond (more than three fractional digits). */

@@ -1,11 +1,6 @@
 import type { Check, Finding } from '../core/types.js';
-import { documentsObject, listed, objectsIn, successJson } from './response-objects.js';
+import { documentsObject, isTimestampField, listed, successJson, timestampFieldsIn } from './response-objects.js';
 import { brief } from './support.js';
-
-/** A field the conventions call a timestamp: created_at, modified_at and every other `*_at`. */
-export function isTimestampField(name: string): boolean {
-  return name.endsWith('_at');
-}
 
 // ISO 8601 / RFC 3339 date-time: `T` (either case, or the space RFC 3339 allows), seconds and
 // fraction of any precision optional, and a zone designator if any.
@@ -69,15 +64,9 @@ export const timestampsUtc: Check = {
     const body = successJson(exchange);
     if (body === undefined) return [];
     const wrong: Record<'not_date_time' | 'not_utc', string[]> = { not_date_time: [], not_utc: [] };
-    for (const place of objectsIn(body)) {
-      const { object } = place;
-      for (const key in object) {
-        if (!Object.hasOwn(object, key) || !isTimestampField(key)) continue;
-        const value = object[key];
-        if (typeof value !== 'string') continue;
-        const problem = timestampProblem(value);
-        if (problem) wrong[problem].push(`${place.path ? `${place.path}.` : ''}${key} = ${brief(value)}`);
-      }
+    for (const { place, key, value } of timestampFieldsIn(body)) {
+      const problem = timestampProblem(value);
+      if (problem) wrong[problem].push(`${place.path ? `${place.path}.` : ''}${key} = ${brief(value)}`);
     }
     const findings: Finding[] = [];
     if (wrong.not_utc.length) {
