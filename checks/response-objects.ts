@@ -59,14 +59,30 @@ interface Walked {
   timestamps: readonly TimestampField[];
 }
 
-/** {@link objectsIn} and {@link timestampFieldsIn} of each body already walked: several checks judge the same answer, and a cached read is judged again by every case that gets it. */
-const walked = new WeakMap<object, Walked>();
+/** Bodies whose walks {@link walkOf} keeps: the checks of one answer ask for its walk one after another. */
+const RECENT_WALKS = 8;
+/** The last {@link RECENT_WALKS} bodies walked, newest first, and their walks at the same index. */
+const recentBodies: object[] = [];
+const recentWalks: Walked[] = [];
 
-/** The walk of a parsed body (an object or array, at the root path), made once and shared. */
+/**
+ * The walk of a parsed body (an object or array, at the root path), shared by the checks that
+ * judge it. Kept for the last few bodies only, by identity, not in a WeakMap: V8's young-generation
+ * collections keep the values of a WeakMap whose keys are young, so a WeakMap of walks promoted
+ * every answer's parsed body to the old generation (about 10 MB per collection while judging list
+ * pages), to be marked and swept later on the other cores.
+ */
 function walkOf(value: object): Walked {
-  let known = walked.get(value);
-  if (!known) walked.set(value, (known = walkObjects(value, '')));
-  return known;
+  const at = recentBodies.indexOf(value);
+  if (at >= 0) return recentWalks[at]!;
+  const walk = walkObjects(value, '');
+  recentBodies.unshift(value);
+  recentWalks.unshift(walk);
+  if (recentBodies.length > RECENT_WALKS) {
+    recentBodies.pop();
+    recentWalks.pop();
+  }
+  return walk;
 }
 
 /**
