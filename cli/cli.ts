@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { FAULTS } from '../server/faults.js';
-import { printBanner, startReferenceServer } from '../server/index.js';
 import { API_VERSIONS, specPath, type ApiVersion } from '../core/spec/load.js';
 import { HarnessError } from '../core/errors.js';
 import { listenFailure, parsePort } from './listen-error.js';
@@ -213,6 +212,9 @@ program
   .option('--state <file>', 'keep the store in this file: loaded at start when it exists, written after changes and on exit')
   .addOption(new Option('--demo-data <store>', 'demo store: default (the price types of the platform\'s document only) or full (also unit_based and metered_tiers)').choices(['default', 'full']).default('default'))
   .action(async (opts) => {
+    // Loaded here, like every command's own code: the reference server is the largest part of the
+    // package, and `conformance proxy` or `check` should not hold it in their heap.
+    const { printBanner, startReferenceServer } = await import('../server/index.js');
     const running = await startReferenceServer({
       demoData: opts.demoData as 'default' | 'full',
       host: opts.host,

@@ -1,10 +1,10 @@
 /**
  * An observed answer as the checks read it: headers lower-case, the body decoded from its content
  * coding (gzip, deflate, br) with its size on the wire kept, JSON parsed when it is JSON.
- * @see RFC 9110 section 8.4.1 (content codings); engine/client.ts (the harness's own client reads answers the same way)
+ * @see RFC 9110 section 8.4.1 (content codings); engine/content-coding.ts (the harness's own client decodes answers the same way)
  */
 import type { HttpResponse } from '../../core/types.js';
-import { decodeBody, decodes } from '../client.js';
+import { decodeBody, decodes } from '../content-coding.js';
 import { sameAnswer } from '../judge.js';
 import type { RawAnswer } from './exchange.js';
 

@@ -2,7 +2,7 @@
 // a hint only. Whatever the trailer says, the decoded bytes are zlib's, and the output bound holds.
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeBody, decodes } from '../../engine/client.js';
+import { decodeBody, decodes } from '../../engine/content-coding.js';
 
 /** A page-like JSON text of about `bytes` bytes. */
 const text = (bytes: number) => JSON.stringify({ items: Array.from({ length: Math.ceil(bytes / 40) }, (_, i) => ({ id: `id-${i}`, at: `2026-10-01T00:00:${i % 60}Z` })) });
