@@ -7,9 +7,9 @@
  *    than the bar beyond the minimal proxy's figure); the same one request at a
  *    time on one connection (the proxy's cost without queueing);
  * 2. how many observed exchanges per second the proxy's judging threads (engine/observed/judge-pool.ts)
- *    judge, handed distinct answers of the reference's list pages as they came off the wire (one
- *    judge in one thread shown beside), and the heap one judge holds after 20,000 of them
- *    (findings kept, bodies not).
+ *    judge, handed distinct answers of the reference's list pages as they came off the wire, once
+ *    pages of other sizes have warmed them up (their rate shown beside, as is one judge in one
+ *    thread's), and the heap one judge holds after 20,000 of them (findings kept, bodies not).
  * @see docs/observed.md (Performance); docs/performance.md
  */
 import { pathToFileURL } from 'node:url';
