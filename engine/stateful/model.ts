@@ -1,7 +1,7 @@
 /**
  * The model of the model-based suites: what the API description says the state of each resource
  * family is after each command, and so what the target must answer next. Status changes follow the
- * reference server's declarative transition tables (`server/resources/<name>/machine.ts`), imported
+ * reference server's declarative transition tables (`server/resources/<name>/transitions.ts`), imported
  * as data, never its handlers, so that a bug in a handler cannot pass its own test. Where the
  * tables say more than the API description (a subscription that is not active also ends when its
  * customer is deleted; a claim emits customer_seat.claimed), the model keeps the table's state but
@@ -11,11 +11,11 @@
  *   events.order_updated, events.order_paid
  */
 import type { OrderStatus, SeatStatus, SubscriptionStatus } from '../../server/records.js';
-import { SEAT_TRANSITIONS } from '../../server/resources/customer-seats/machine.js';
-import { CUSTOMER_TRANSITIONS, type CustomerState } from '../../server/resources/customers/machine.js';
-import { FILE_TRANSITIONS, type FileState } from '../../server/resources/files/machine.js';
-import { ORDER_REFUND_EVENTS, ORDER_TRANSITIONS } from '../../server/resources/orders/machine.js';
-import { SUBSCRIPTION_TRANSITIONS } from '../../server/resources/subscriptions/machine.js';
+import { SEAT_TRANSITIONS } from '../../server/resources/customer-seats/transitions.js';
+import { CUSTOMER_TRANSITIONS, type CustomerState } from '../../server/resources/customers/transitions.js';
+import { FILE_TRANSITIONS, type FileState } from '../../server/resources/files/transitions.js';
+import { ORDER_REFUND_EVENTS, ORDER_TRANSITIONS } from '../../server/resources/orders/transitions.js';
+import { SUBSCRIPTION_TRANSITIONS } from '../../server/resources/subscriptions/transitions.js';
 
 /** A transition table as the reference declares it: named transitions from any of `from` to `to`, emitting `events`. */
 export type TransitionTable = Readonly<Record<string, { readonly from: readonly string[]; readonly to: string; readonly events: readonly string[] }>>;

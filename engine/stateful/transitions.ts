@@ -6,12 +6,12 @@
  *   Transition coverage); docs/architecture.md (Floors)
  */
 import type { CellMeta } from '../../core/types.js';
-import { SEAT_TRANSITIONS } from '../../server/resources/customer-seats/machine.js';
-import { CUSTOMER_TRANSITIONS } from '../../server/resources/customers/machine.js';
-import { FILE_TRANSITIONS } from '../../server/resources/files/machine.js';
-import { LICENSE_KEY_TRANSITIONS } from '../../server/resources/license-keys/machine.js';
-import { ORDER_TRANSITIONS } from '../../server/resources/orders/machine.js';
-import { SUBSCRIPTION_TRANSITIONS } from '../../server/resources/subscriptions/machine.js';
+import { SEAT_TRANSITIONS } from '../../server/resources/customer-seats/transitions.js';
+import { CUSTOMER_TRANSITIONS } from '../../server/resources/customers/transitions.js';
+import { FILE_TRANSITIONS } from '../../server/resources/files/transitions.js';
+import { LICENSE_KEY_TRANSITIONS } from '../../server/resources/license-keys/transitions.js';
+import { ORDER_TRANSITIONS } from '../../server/resources/orders/transitions.js';
+import { SUBSCRIPTION_TRANSITIONS } from '../../server/resources/subscriptions/transitions.js';
 
 /** A transition table as the reference declares it: named transitions from any of `from` to `to`. */
 type Table = Readonly<Record<string, { readonly from: readonly string[]; readonly to: string }>>;

@@ -5,20 +5,14 @@
  * @see spec/openapi.yaml, schema CustomerSeat; operationId customer_seats:claim; spec/rules.yaml seats.invitation_single_use
  */
 import { emitEvent, type MachineContext } from '../../events.js';
-import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import { planTransition, type TransitionRefused } from '../../machine.js';
 import type { SeatRecord, SeatStatus } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
 import { nowTimestamp } from '../../store.js';
 import { serializeSeat } from './serializer.js';
+import { SEAT_TRANSITIONS, type SeatTransition } from './transitions.js';
 
-/** Transitions of a seat. */
-export const SEAT_TRANSITIONS = {
-  claim: { from: ['pending'], to: 'claimed', events: ['customer_seat.claimed'] },
-  revoke: { from: ['pending', 'claimed'], to: 'revoked', events: ['customer_seat.revoked'] },
-} as const satisfies TransitionTable<SeatStatus, 'claim' | 'revoke'>;
-
-/** A transition name of {@link SEAT_TRANSITIONS}. */
-export type SeatTransition = keyof typeof SEAT_TRANSITIONS;
+export { SEAT_TRANSITIONS, type SeatTransition };
 
 /**
  * Fires a seat transition: `claim` sets claimed_at and the member, `revoke` sets revoked_at; both

@@ -4,22 +4,14 @@
  * @see spec/openapi.yaml, schema Customer (deleted_at); operationId customers:delete_external
  */
 import { emitEvent, type MachineContext } from '../../events.js';
-import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import { planTransition, type TransitionRefused } from '../../machine.js';
 import type { CustomerRecord } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
 import { nowTimestamp } from '../../store.js';
 import { serializeCustomer } from './serializer.js';
+import { CUSTOMER_TRANSITIONS, type CustomerTransition, type CustomerState } from './transitions.js';
 
-/** A customer's state: `deleted` once deleted_at is set. */
-export type CustomerState = 'active' | 'deleted';
-
-/** Transitions of a customer. */
-export const CUSTOMER_TRANSITIONS = {
-  delete: { from: ['active'], to: 'deleted', events: ['customer.deleted'] },
-} as const satisfies TransitionTable<CustomerState, 'delete'>;
-
-/** A transition name of {@link CUSTOMER_TRANSITIONS}. */
-export type CustomerTransition = keyof typeof CUSTOMER_TRANSITIONS;
+export { CUSTOMER_TRANSITIONS, type CustomerTransition, type CustomerState };
 
 /** The state of a customer record. */
 export function customerState(customer: CustomerRecord): CustomerState {

@@ -4,21 +4,13 @@
  * @see docs/design.md (Reference server: explicit transition tables per resource); spec/rules.yaml files.upload_completes
  */
 import { emitEvent, type MachineContext } from '../../events.js';
-import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import { planTransition, type TransitionRefused } from '../../machine.js';
 import type { FileRecord } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
 import { nowTimestamp } from '../../store.js';
+import { FILE_TRANSITIONS, type FileTransition, type FileState } from './transitions.js';
 
-/** A file's state: `uploaded` once is_uploaded is true. */
-export type FileState = 'pending' | 'uploaded';
-
-/** Transitions of a file. */
-export const FILE_TRANSITIONS = {
-  complete_upload: { from: ['pending'], to: 'uploaded', events: [] },
-} as const satisfies TransitionTable<FileState, 'complete_upload'>;
-
-/** A transition name of {@link FILE_TRANSITIONS}. */
-export type FileTransition = keyof typeof FILE_TRANSITIONS;
+export { FILE_TRANSITIONS, type FileTransition, type FileState };
 
 /** The checksums of a completed upload. */
 export interface UploadedContent {

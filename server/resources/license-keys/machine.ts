@@ -4,18 +4,13 @@
  * @see spec/openapi.yaml, schema LicenseKey; spec/rules.yaml customers.delete_external.revokes_benefits
  */
 import { emitEvent, type MachineContext } from '../../events.js';
-import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import { planTransition, type TransitionRefused } from '../../machine.js';
 import type { LicenseKeyRecord, LicenseKeyStatus } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
 import { nowTimestamp } from '../../store.js';
+import { LICENSE_KEY_TRANSITIONS, type LicenseKeyTransition } from './transitions.js';
 
-/** Transitions of a license key. */
-export const LICENSE_KEY_TRANSITIONS = {
-  revoke: { from: ['granted'], to: 'revoked', events: ['benefit_grant.revoked'] },
-} as const satisfies TransitionTable<LicenseKeyStatus, 'revoke'>;
-
-/** A transition name of {@link LICENSE_KEY_TRANSITIONS}. */
-export type LicenseKeyTransition = keyof typeof LICENSE_KEY_TRANSITIONS;
+export { LICENSE_KEY_TRANSITIONS, type LicenseKeyTransition };
 
 /**
  * Fires a license key transition and emits its events (data: the grant's benefit, customer and key ids).

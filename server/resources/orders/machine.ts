@@ -6,33 +6,20 @@
  * @see spec/rules.yaml orders.created_pending, orders.paid_transition_events, orders.refund_emits_updated
  */
 import { emitEvent, type MachineContext } from '../../events.js';
-import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import { planTransition, type TransitionRefused } from '../../machine.js';
 import type { OrderRecord, OrderStatus } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
 import { nowTimestamp } from '../../store.js';
 import { serializeOrder } from './serializer.js';
+import { ORDER_REFUND_EVENTS, ORDER_TRANSITIONS, type OrderTransition } from './transitions.js';
+
+export { ORDER_REFUND_EVENTS, ORDER_TRANSITIONS, type OrderTransition };
 
 /** Events of an order's creation: order.created, while the order may still be pending. @see spec/rules.yaml events.order_created */
 export const ORDER_CREATION_EVENTS = ['order.created'] as const;
 
 /** The event of the checkout an order comes from, emitted before the order's own. @see spec/rules.yaml events.checkout_created */
 export const CHECKOUT_CREATION_EVENTS = ['checkout.created'] as const;
-
-/**
- * Events of a refund of an order, partial or full, emitted with the order as it is after the
- * refund: order.updated (the API description's), then order.refunded. The status does not change,
- * so a refund is not a transition of {@link ORDER_TRANSITIONS}.
- * @see spec/rules.yaml orders.refund_emits_updated, events.order_updated
- */
-export const ORDER_REFUND_EVENTS = ['order.updated', 'order.refunded'] as const;
-
-/** Transitions of an order. @see spec/rules.yaml orders.created_pending, orders.paid_transition_events (pending -> paid) */
-export const ORDER_TRANSITIONS = {
-  complete: { from: ['pending'], to: 'paid', events: ['order.updated', 'order.paid'] },
-} as const satisfies TransitionTable<OrderStatus, 'complete'>;
-
-/** A transition name of {@link ORDER_TRANSITIONS}. */
-export type OrderTransition = keyof typeof ORDER_TRANSITIONS;
 
 /**
  * Inserts a new pending order and emits its creation events (checkout.created first when it comes

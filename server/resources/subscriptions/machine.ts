@@ -10,35 +10,14 @@
  * @see spec/rules.yaml customers.delete_external.cancels_subscriptions (cancels active subscriptions immediately)
  */
 import { emitEvent, type MachineContext } from '../../events.js';
-import { planTransition, type TransitionRefused, type TransitionTable } from '../../machine.js';
+import { planTransition, type TransitionRefused } from '../../machine.js';
 import type { SubscriptionRecord, SubscriptionStatus } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
 import { nowTimestamp } from '../../store.js';
 import { serializeSubscription } from './serializer.js';
+import { SUBSCRIPTION_TRANSITIONS, type SubscriptionTransition } from './transitions.js';
 
-/**
- * Transitions of a subscription. `cancel_now` starts from every status that has not ended; the
- * others are fired by the test clock at the instant they fall due (docs/lifecycle.md):
- * `trial_end` (trialing -> active), `renew` (active -> active, a new period),
- * `payment_failed` (active -> past_due), `payment_recovered` (past_due -> active),
- * `dunning_exhausted` (past_due -> canceled) and `end_at_period_end` (a cancellation scheduled
- * with cancel_at_period_end taking effect).
- */
-export const SUBSCRIPTION_TRANSITIONS = {
-  cancel_now: { from: ['incomplete', 'trialing', 'active', 'past_due', 'unpaid', 'paused'], to: 'canceled', events: ['subscription.canceled', 'subscription.revoked'] },
-  trial_end: { from: ['trialing'], to: 'active', events: ['subscription.updated', 'subscription.active'] },
-  renew: { from: ['active'], to: 'active', events: ['subscription.updated', 'subscription.cycled'] },
-  payment_failed: { from: ['active'], to: 'past_due', events: ['subscription.updated', 'subscription.past_due'] },
-  payment_recovered: { from: ['past_due'], to: 'active', events: ['subscription.updated', 'subscription.active'] },
-  dunning_exhausted: { from: ['past_due'], to: 'canceled', events: ['subscription.updated', 'subscription.revoked'] },
-  end_at_period_end: { from: ['trialing', 'active'], to: 'canceled', events: ['subscription.updated', 'subscription.revoked'] },
-} as const satisfies TransitionTable<
-  SubscriptionStatus,
-  'cancel_now' | 'trial_end' | 'renew' | 'payment_failed' | 'payment_recovered' | 'dunning_exhausted' | 'end_at_period_end'
->;
-
-/** A transition name of {@link SUBSCRIPTION_TRANSITIONS}. */
-export type SubscriptionTransition = keyof typeof SUBSCRIPTION_TRANSITIONS;
+export { SUBSCRIPTION_TRANSITIONS, type SubscriptionTransition };
 
 /**
  * Fires a subscription transition. `cancel_now` sets canceled_at, ends_at and ended_at to now and
