@@ -140,6 +140,9 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
     block(operation.operationId, () => {
       let harvest: Harvest | undefined;
       let evidence: Promise<WriteEvidence[]> | undefined;
+      // Cases drawn once for the operation's cells, where reads are cached (a failing case replayed
+      // by its cell is asked again, of the cache).
+      const draws = scope === 'safe' ? new Map<string, readonly unknown[]>() : undefined;
       beforeAll(async () => {
         // A burst sends one fixed request; only generated cases use harvested filter values.
         if (scope === 'safe' && applicable.some((c) => c.needs !== 'burst')) harvest = await harvestValues(client, operation);
@@ -154,6 +157,7 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
             target: run.target,
             client,
             harvest,
+            ...(draws ? { draws } : {}),
             seed: operationSeed(run.seed, operation.operationId),
             runSeed: run.seed,
             ...(run.reproduction ? { reproduction: run.reproduction } : {}),

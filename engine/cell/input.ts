@@ -38,6 +38,12 @@ export interface CellInput {
   writes?: WriteCaseMaker;
   /** The one judging path, for exchanges sent past `client` (a burst): engine/judge.ts. */
   judge?: (operation: Operation, exchange: Exchange) => void;
+  /**
+   * The cases drawn for the operation's cells, by kind of evidence, seed and count: a read's checks
+   * judge the same cases, drawn once. Shared by the cells of one operation in one suite (the same
+   * document, seed and harvest); without it each cell draws its own.
+   */
+  draws?: Map<string, readonly unknown[]>;
   /** Operations that change state: the operation's shared write cases, sent once and judged by every `exchange` check. */
   writeEvidence?: () => Promise<WriteEvidence[]>;
 }

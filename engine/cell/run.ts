@@ -90,9 +90,27 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
   };
 
   const numRuns = PROBES.has(check.needs) ? 1 : isWalk ? Math.max(3, Math.round(input.runs / 10)) : input.runs;
+  const params = { seed: input.seed, numRuns: numRuns + examples.length, examples };
+  // A read's cases are the same for every check of its operation with the same kind of evidence:
+  // drawn once (fc.sample gives the values fc.check would run) and judged in order; the first
+  // failing one is replayed by fast-check from its index and shrunk as a run from the start would.
+  let replayFrom: number | undefined;
+  if (input.draws && SAFE_METHODS.has(operation.method)) {
+    const kind = check.needs === 'negative' ? 'negative' : PROBES.has(check.needs) ? `probe ${check.needs}` : `query ${check.needs === 'exchange' ? 'invalid' : 'valid'} ${isWalk ? 'walk' : check.needs === 'defaults' ? 'defaults' : 'pages'}`;
+    const key = `${kind} ${input.seed} ${params.numRuns}`;
+    let drawn = input.draws.get(key) as CaseInput[] | undefined;
+    if (!drawn) input.draws.set(key, (drawn = fc.sample(timedDrawing(inputs), { ...params, examples: examples.map(([example]) => example) })));
+    replayFrom = await firstFailing(drawn, evaluate);
+    if (replayFrom === undefined) {
+      cell.observed = observed.result();
+      return cell;
+    }
+    // The replay judges the failing case again, under the number it had.
+    n = cell.cases = replayFrom;
+  }
   const details = await fc.check(
     fc.asyncProperty(timedDrawing(inputs), async (caseInput) => (await evaluate(caseInput)).findings.length === 0),
-    { seed: input.seed, numRuns: numRuns + examples.length, examples },
+    replayFrom === undefined ? params : { ...params, path: String(replayFrom), numRuns: params.numRuns - replayFrom },
   );
   cell.observed = observed.result();
   if (!details.failed) return cell;
@@ -102,6 +120,18 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
   const [failing] = details.counterexample;
   const { findings, exchange } = await evaluate(failing);
   return placeFindings(input, cell, findings, exchange, details.counterexamplePath ?? undefined);
+}
+
+/** The index of the first case with a finding or whose judging threw (as fc.check counts a failure), or undefined when every case passed. */
+async function firstFailing(cases: readonly CaseInput[], evaluate: (caseInput: CaseInput) => Promise<{ findings: Finding[] }>): Promise<number | undefined> {
+  for (let i = 0; i < cases.length; i++) {
+    try {
+      if ((await evaluate(cases[i]!)).findings.length > 0) return i;
+    } catch {
+      return i;
+    }
+  }
+  return undefined;
 }
 
 /**
