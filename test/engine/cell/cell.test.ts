@@ -1,11 +1,13 @@
 // The evidence of `roles`, `not_found` and write checks as runCell gathers it: who each request is
-// sent as, what its path and body name, and the cell skipped with the reason where a role is missing.
+// sent as, what its path and body name, and the cell skipped with the reason where a role is missing;
+// and a read's cases drawn once for all the cells of its operation.
 import { describe, expect, test } from 'vitest';
 import { memberSessionActsForCustomer } from '../../../checks/member-session-acts-for-customer.js';
 import { notFoundErrorBody } from '../../../checks/not-found-error-body.js';
 import { tenantIsolationLists } from '../../../checks/tenant-isolation-lists.js';
 import { writeScopeAccepted } from '../../../checks/write-scope-accepted.js';
 import { statusCodeConformance } from '../../../checks/status-code-conformance.js';
+import { notAServerError } from '../../../checks/not-a-server-error.js';
 import { tenantIsolation } from '../../../checks/tenant-isolation.js';
 import { runCell } from '../../../engine/cell/run.js';
 import { gatherEvidence, sendWriteCases } from '../../../engine/cell/evidence.js';
@@ -189,5 +191,60 @@ describe('not_found evidence', () => {
     const result = await cell(notFoundErrorBody, 'orders:generate_invoice', target(['admin'], true), client);
     expect(result.skipReason).toBe('read-only run: the operation may change state');
     expect(sent).toEqual([]);
+  });
+});
+
+// A read's cases drawn once for all the cells of its operation (CellInput.draws): each cell judges
+// the cases fc.check would have run, and a failing one is shrunk as a run from the start would.
+/** A cell of products:list, 40 runs, its cases drawn in `draws` when given (CellInput.draws). */
+async function listCell(check: Check, client: Client, draws?: Map<string, readonly unknown[]>) {
+  const bundled = await spec();
+  return runCell({ spec: bundled, operation: bundled.operation('products:list'), check, target: target(['admin']), client, seed: 7, runSeed: 7, runs: 40, ...(draws ? { draws } : {}) });
+}
+
+const limitAbove = (c: TestCase, bound: number) => Number(c.query.limit ?? 0) > bound;
+
+describe('cases drawn once per operation', () => {
+  test('a passing cell sends the cases fc.check sends, and a second check of the same kind draws nothing more', async () => {
+    const alone = recording(() => ({ status: 200, body: list([]) }));
+    const shared = recording(() => ({ status: 200, body: list([]) }));
+    const draws = new Map<string, readonly unknown[]>();
+    const before = await listCell(statusCodeConformance, alone.client);
+    const after = await listCell(statusCodeConformance, shared.client, draws);
+    expect(after).toEqual(before);
+    expect(shared.sent).toEqual(alone.sent);
+    expect(after.cases).toBeGreaterThan(40);
+    expect(draws.size).toBe(1);
+    const [drawn] = [...draws.values()];
+    await listCell(notAServerError, recording(() => ({ status: 200, body: list([]) })).client, draws);
+    expect(draws.size).toBe(1);
+    expect([...draws.values()][0]).toBe(drawn);
+  });
+
+  test('a failing case is shrunk to the counterexample, path, case numbers and count of a run from the start', async () => {
+    const answer = (c: TestCase) => (limitAbove(c, 20) ? { status: 418, body: { detail: 'teapot' } } : { status: 200, body: list([]) });
+    const alone = recording(answer);
+    const shared = recording(answer);
+    const before = await listCell(statusCodeConformance, alone.client);
+    const after = await listCell(statusCodeConformance, shared.client, new Map());
+    expect(before.status).toBe('failed');
+    expect(after).toEqual(before);
+    // The failing case is not the first one, so the replay starts past passing cases; it is asked
+    // once more (in a run, of the caching client: drawn cases are shared by suites of reads only).
+    const failedAt = alone.sent.findIndex((c) => limitAbove(c, 20));
+    expect(failedAt).toBeGreaterThan(0);
+    expect(shared.sent[failedAt + 1]).toEqual(shared.sent[failedAt]);
+    expect(shared.sent.filter((_, i) => i !== failedAt + 1)).toEqual(alone.sent);
+  });
+
+  test('a case whose judging throws gives the same errored cell as a run from the start', async () => {
+    const answer = (c: TestCase) => {
+      if (limitAbove(c, 30)) throw new Error('the target went away');
+      return { status: 200, body: list([]) };
+    };
+    const before = await listCell(statusCodeConformance, recording(answer).client);
+    const after = await listCell(statusCodeConformance, recording(answer).client, new Map());
+    expect(before.status).toBe('errored');
+    expect(after).toEqual(before);
   });
 });
