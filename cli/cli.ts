@@ -253,8 +253,10 @@ program
   .option('--judge-threads <n>', 'threads that judge the exchanges (default: one per core, at most 4; 1 with --record)', integer('--judge-threads', 1))
   .addOption(new Option('--fail-on <level>', 'which findings make the exit code 1').choices(['must', 'should']).default('should'))
   .action(async (opts) => {
-    const { runProxy } = await import('./proxy.js');
+    const { lowerHelperThreads, runProxy } = await import('./proxy.js');
     const command = await runProxy({ target: opts.target, port: opts.port, host: opts.host, record: opts.record, strict: opts.strict, spec: opts.spec, apiVersion: opts.apiVersion as ApiVersion | undefined, config: opts.config, reporters: opts.reporter, outputDir: opts.outputDir, timeoutMs: opts.timeout, judgeThreads: opts.judgeThreads as number | undefined, failOn: opts.failOn as 'must' | 'should' });
+    // This process is the proxy: V8's helper threads, working mostly for the judging threads, yield to forwarding as those do.
+    lowerHelperThreads();
     process.stdout.write(`conformance proxy: ${command.proxy.url} -> ${opts.target as string}${opts.record ? ` (recording to ${opts.record as string})` : ''}, judging on ${command.judgeThreads} thread${command.judgeThreads === 1 ? '' : 's'}; Ctrl+C writes the reports\n`);
     await new Promise<void>((resolve) => {
       const stop = () => {

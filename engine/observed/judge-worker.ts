@@ -21,6 +21,7 @@ import type { ObservedExchange, RawAnswer } from './exchange.js';
 import { HarRecorder } from './har.js';
 import { ObservedJudge } from './judge.js';
 import { RecentAnswers } from './response.js';
+import { JUDGE_NICE } from './worker-judge.js';
 
 
 /** What the judging thread is started with. */
@@ -37,9 +38,6 @@ export interface JudgeWorkerData {
   /** Int32Array of 1, shared by the pool's threads: exchanges judged by any of them, notified at each one. */
   judged: SharedArrayBuffer;
 }
-
-/** The judging thread's nice value on Linux (0 normal, 19 lowest). */
-const JUDGE_NICE = 19;
 
 /** Where an exchange stands in the pool's traffic: its number and the secret names given since the last message. */
 interface Routing {

@@ -1,8 +1,9 @@
 // `conformance proxy`: traffic forwarded untouched and judged; `--strict` answers 502 naming the
 // findings of a must-level failure; a target that does not answer gets the client a 502 and the
-// report names it (exit 2); SIGTERM writes the reports of what passed through.
+// report names it (exit 2); SIGTERM writes the reports of what passed through; the command's
+// V8 helper threads run at the judging threads' nice value.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -124,6 +125,17 @@ describe('conformance proxy', () => {
       });
       child.once('exit', () => reject(new Error(`the proxy exited: ${stderr}`)));
     });
+    if (process.platform === 'linux') {
+      // V8's helper threads yield to forwarding as the judging threads do; the forwarding thread keeps its priority.
+      const threads = readdirSync(`/proc/${child.pid}/task`).map((tid) => {
+        const stat = readFileSync(`/proc/${child.pid}/task/${tid}/stat`, 'utf8');
+        return { tid: Number(tid), comm: readFileSync(`/proc/${child.pid}/task/${tid}/comm`, 'utf8').trim(), nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19 - 3]) };
+      });
+      const helpers = threads.filter((t) => t.comm === 'V8Worker');
+      expect(helpers.length).toBeGreaterThan(0);
+      expect(helpers.map((t) => t.nice)).toEqual(helpers.map(() => 19));
+      expect(threads.find((t) => t.tid === child.pid)?.nice).toBe(0);
+    }
     const answer = await fetch(`${url}/v1/refunds/?limit=3`, { headers: { authorization: `Bearer ${references.faulty.tokens.admin}`, 'polar-version': '2026-10' } });
     expect(answer.status).toBe(200);
     await answer.text();
