@@ -8,13 +8,14 @@
  * much as the server's; wrk, in C, needs a fraction of that. Both servers of a comparison are
  * measured with the same generator.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { Client, Pool } from 'undici';
+import { Client } from 'undici';
 import { writeWrkScript, type MixedRequest } from './mixed.js';
 
 const run = promisify(execFile);
@@ -134,51 +135,51 @@ export async function latencies(origin: string, path: string, headers: Record<st
   }
 }
 
-/** What {@link pacedLoad} measured: the latencies of every request, in milliseconds, and the requests not answered 2xx. */
-export interface PacedResult {
-  latencies: number[];
-  failures: number;
-  /** Requests per second actually sent (the schedule may fall behind on a loaded machine). */
+/** One block of {@link alternatingPacedLoad}: per route, in the order of its origins. */
+export interface PacedBlock {
+  /** Latencies of the 2xx answers, milliseconds. */
+  latencies: number[][];
+  /** Requests not answered 2xx. */
+  failures: number[];
+  /** Requests per second actually sent, all routes (the schedule may fall behind on a loaded machine). */
   rps: number;
 }
 
+/** What {@link alternatingPacedLoad} is told. */
+export interface AlternatingPacedOptions {
+  /** Connections of each route's pool. */
+  connections: number;
+  /** Requests per second while a route has its turn. */
+  rate: number;
+  /** Length of a turn, milliseconds. */
+  sliceMs: number;
+  /** Seconds per route sent first and not kept. */
+  warmUpS: number;
+  /** Blocks kept, and each one's seconds per route. */
+  blocks: number;
+  blockS: number;
+}
+
 /**
- * An open-loop load: `rate` requests per second spread over `connections` connections for
- * `durationS` seconds, each sent at its scheduled time whether or not earlier ones were answered
- * (so that a slow answer does not hide the latency of the ones behind it, as a closed loop does),
- * each timed from its send to its body's end with the high-resolution clock.
- * @throws Error from undici when the origin cannot be reached at all
+ * An open-loop load on several routes (origins) that take turns in short slices: each sends at
+ * `rate` requests per second over its own `connections` during its turn, each request at its time
+ * whether or not earlier ones were answered, timed from its send to its body's end. Routes
+ * measured in long windows one after another each get a different stretch of the machine (one
+ * pause of a process, or of the virtual machine, moves a 3-second window's p99 by several
+ * milliseconds); in turns of a fifth of a second, every route gets a share of the same moments.
+ * The load is sent from a process of its own (bench/paced-load.mjs) that loads undici alone.
+ * @returns one {@link PacedBlock} per block
+ * @throws Error from the generator (an origin that cannot be reached at all) or when it exits without an answer
  */
-export async function pacedLoad(origin: string, path: string, headers: Record<string, string>, connections: number, rate: number, durationS: number): Promise<PacedResult> {
-  const pool = new Pool(origin, { connections, pipelining: 1 });
-  const times: number[] = [];
-  let failures = 0;
-  const inFlight: Promise<void>[] = [];
-  const one = async (): Promise<void> => {
-    const started = performance.now();
-    try {
-      const response = await pool.request({ method: 'GET', path, headers });
-      await response.body.arrayBuffer();
-      if (response.statusCode < 200 || response.statusCode > 299) failures++;
-      else times.push(performance.now() - started);
-    } catch {
-      failures++;
-    }
-  };
-  try {
-    const start = performance.now();
-    const total = Math.round(rate * durationS);
-    let sent = 0;
-    while (sent < total) {
-      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
-      for (; sent < due; sent++) inFlight.push(one());
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-    await Promise.all(inFlight);
-    return { latencies: times, failures, rps: total / ((performance.now() - start) / 1000) };
-  } finally {
-    await pool.close();
-  }
+export async function alternatingPacedLoad(origins: readonly string[], path: string, headers: Record<string, string>, options: AlternatingPacedOptions): Promise<PacedBlock[]> {
+  const child = fork(fileURLToPath(new URL('./paced-load.mjs', import.meta.url)), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const answer = await new Promise<{ blocks?: PacedBlock[]; error?: string }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as { blocks?: PacedBlock[]; error?: string }));
+    child.once('exit', (code) => reject(new Error(`the paced load generator exited with ${code} before answering`)));
+    child.send({ origins, path, headers, ...options });
+  });
+  if (answer.error !== undefined || !answer.blocks) throw new Error(`the paced load generator failed: ${answer.error}`);
+  return answer.blocks;
 }
 
 /** The value at quantile `q` (0 to 1) of a non-empty list of numbers. */

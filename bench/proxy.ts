@@ -2,9 +2,11 @@
  * The conformance proxy's benchmark rows (part of `npm run bench`, or alone: `npx tsx bench/proxy.ts`):
  * 1. a list page at 50 connections straight to the reference and through `conformance proxy`
  *    (a process of its own, judging every exchange), and what the proxy adds to the median and p99
- *    at 500 requests per second, beside what a minimal proxy adds (bench/minimal-proxy.mjs, the
+ *    at 500 requests per second, the routes taking turns of 200 ms (bench/load.ts
+ *    `alternatingPacedLoad`), beside what a minimal proxy adds (bench/minimal-proxy.mjs, the
  *    ceiling: a bar the minimal proxy misses too is BOUNDED, not judged, when the proxy adds no more
- *    than the bar beyond the minimal proxy's figure); the same one request at a
+ *    than the bar beyond the minimal proxy's figure) and what a proxy with a known tail adds (the
+ *    calibration: it must be measured as missing the p99 bar); the same one request at a
  *    time on one connection (the proxy's cost without queueing);
  * 2. how many observed exchanges per second the proxy's judging threads (engine/observed/judge-pool.ts)
  *    judge, handed distinct answers of the reference's list pages as they came off the wire, once
@@ -20,7 +22,7 @@ import { API_VERSIONS, loadSpec, specPath } from '../core/spec/load.js';
 import { JudgePool, MAX_JUDGE_THREADS } from '../engine/observed/judge-pool.js';
 import { ObservedJudge, type ObservedExchange } from '../engine/observed/judge.js';
 import { flatHeaders, observedResponse } from '../engine/observed/response.js';
-import { latencies, loadGenerator, measureLoad, median, pacedLoad, quantile, type PacedResult } from './load.js';
+import { alternatingPacedLoad, latencies, loadGenerator, measureLoad, median, quantile } from './load.js';
 import { freePort, startServer, stopServer } from './processes.js';
 import { rowVerdict } from './row-verdict.js';
 
@@ -40,8 +42,20 @@ export const PROXY_BARS = {
  * an exchange, not the queue of a judge that a closed loop outruns (that row is shown beside).
  */
 export const PACED_RATE = 500;
-/** Rounds of paced windows (direct, the minimal proxy, the conformance proxy) whose median figures are judged. */
-const PACED_ROUNDS = 3;
+/**
+ * Length of each route's turn in the paced rows, milliseconds: short enough that every route gets
+ * a share of the same moments of the machine (60 turns each over the rows), long enough that each
+ * sends a hundred requests over its own connections in a turn, as a steady load would.
+ */
+const PACED_SLICE_MS = 200;
+/** Blocks of the paced rows, each of `durationS` seconds per route; their latencies are pooled. */
+const PACED_BLOCKS = 4;
+/**
+ * The calibration proxy of the paced rows: the minimal proxy holding one answer in `holdEvery` for
+ * `holdMs` milliseconds (1.5% of answers, 7 ms), a tail that misses the p99 bar. The rows must
+ * measure it as missing it, or they could not tell a proxy that does.
+ */
+const CALIBRATION = { holdEvery: 67, holdMs: 7 } as const;
 
 /** The list page of the latency rows. */
 export const PROXY_PATH = '/v1/products/?limit=10';
@@ -77,6 +91,8 @@ export async function proxyRows(referenceUrl: string, headers: Record<string, st
   const proxy = await startServer('proxy', process.execPath, ['bin/conformance.js', 'proxy', '--target', referenceUrl, '--port', String(port), '--reporter', ''], port, PROXY_PATH, headers, 30_000);
   const minimalPort = await freePort();
   const minimal = await startServer('minimal proxy', process.execPath, ['bench/minimal-proxy.mjs', referenceUrl, String(minimalPort)], minimalPort, PROXY_PATH, headers, 30_000);
+  const calibrationPort = await freePort();
+  const calibration = await startServer('calibration proxy', process.execPath, ['bench/minimal-proxy.mjs', referenceUrl, String(calibrationPort), String(CALIBRATION.holdEvery), String(CALIBRATION.holdMs)], calibrationPort, PROXY_PATH, headers, 30_000);
   try {
     out(`Conformance proxy (${loadGenerator()}, ${warmUpS} s warm-up then ${durationS} s measured; ${headers['accept-encoding'] ? `Accept-Encoding "${headers['accept-encoding']}"` : 'no Accept-Encoding'}; latencies in ms)`);
     out('  straight to the reference, and through `conformance proxy --target` (its own process, judging every exchange on a thread of its own after answering it)');
@@ -87,38 +103,31 @@ export async function proxyRows(referenceUrl: string, headers: Record<string, st
     row([`GET ${PROXY_PATH} direct, as fast as answered`, whole(direct.rps), ms(direct.p50), ms(direct.p99), String(direct.failures)]);
     row([`GET ${PROXY_PATH} through the proxy, as fast as answered`, whole(through.rps), ms(through.p50), ms(through.p99), String(through.failures)]);
     out(`  (shown: a closed loop sends the next request as soon as an answer comes, so through the proxy it runs at the judge's pace, every exchange judged, and the latency is the judge's queue)`);
-    // Judged: the same page at a fixed rate over 50 connections, open loop, timed to the microsecond.
-    // A few milliseconds of p99 over 1,500 exchanges are the 15 slowest, which one pause of the
-    // machine (or of this process, which sends the load) moves: the windows are measured in turn
-    // (direct, the minimal proxy, the conformance proxy), PACED_ROUNDS times, and the median one's
-    // figures are judged (all are printed). The minimal proxy (bench/minimal-proxy.mjs: node:http
-    // in, undici out, nothing judged) is the ceiling: what any second hop in Node adds here.
-    await pacedLoad(referenceUrl, PROXY_PATH, headers, 50, PACED_RATE, warmUpS);
-    await pacedLoad(minimal.url, PROXY_PATH, headers, 50, PACED_RATE, warmUpS);
-    await pacedLoad(proxy.url, PROXY_PATH, headers, 50, PACED_RATE, warmUpS);
+    // Judged: the same page at a fixed rate over 50 connections, open loop, timed to the microsecond,
+    // straight to the reference, through the minimal proxy (bench/minimal-proxy.mjs: node:http in,
+    // undici out, nothing judged: what any second hop in Node adds here, the ceiling), through the
+    // calibration proxy (the minimal one with a known tail) and through the conformance proxy. The
+    // routes take turns of PACED_SLICE_MS, so that each gets a share of the same moments of the
+    // machine; each route's latencies are pooled over PACED_BLOCKS blocks (all printed).
+    const routes = [
+      { name: 'direct', url: referenceUrl },
+      { name: 'minimal proxy', url: minimal.url },
+      { name: `calibration proxy (${CALIBRATION.holdMs} ms on 1 in ${CALIBRATION.holdEvery})`, url: calibration.url },
+      { name: 'through the proxy', url: proxy.url },
+    ];
+    const blocks = await alternatingPacedLoad(routes.map((r) => r.url), PROXY_PATH, headers, { connections: 50, rate: PACED_RATE, sliceMs: PACED_SLICE_MS, warmUpS, blocks: PACED_BLOCKS, blockS: durationS });
+    const pooled = routes.map((_, i) => blocks.flatMap((b) => b.latencies[i]!));
+    const failures = routes.map((_, i) => blocks.reduce((sum, b) => sum + b.failures[i]!, 0));
     type Added = { p50: number; p99: number };
-    const added = (through: PacedResult, direct: PacedResult): Added => ({ p50: quantile(through.latencies, 0.5) - quantile(direct.latencies, 0.5), p99: quantile(through.latencies, 0.99) - quantile(direct.latencies, 0.99) });
-    const rounds: { direct: PacedResult; minimal: PacedResult; through: PacedResult; ours: Added; ceiling: Added }[] = [];
-    for (let i = 0; i < PACED_ROUNDS; i++) {
-      const direct = await pacedLoad(referenceUrl, PROXY_PATH, headers, 50, PACED_RATE, durationS);
-      const bare = await pacedLoad(minimal.url, PROXY_PATH, headers, 50, PACED_RATE, durationS);
-      const through = await pacedLoad(proxy.url, PROXY_PATH, headers, 50, PACED_RATE, durationS);
-      rounds.push({ direct, minimal: bare, through, ours: added(through, direct), ceiling: added(bare, direct) });
-    }
-    const paced = (label: string, r: PacedResult) => row([label, whole(r.rps), ms(quantile(r.latencies, 0.5)), ms(quantile(r.latencies, 0.99)), String(r.failures)]);
-    rounds.forEach((pair, i) => {
-      paced(`GET ${PROXY_PATH} direct, ${PACED_RATE} req/s (${i + 1})`, pair.direct);
-      paced(`GET ${PROXY_PATH} minimal proxy, ${PACED_RATE} req/s (${i + 1})`, pair.minimal);
-      paced(`GET ${PROXY_PATH} through the proxy, ${PACED_RATE} req/s (${i + 1})`, pair.through);
-    });
-    const middle = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-    const addedP50 = middle(rounds.map((p) => p.ours.p50));
-    const addedP99 = middle(rounds.map((p) => p.ours.p99));
-    const ceilingP50 = middle(rounds.map((p) => p.ceiling.p50));
-    const ceilingP99 = middle(rounds.map((p) => p.ceiling.p99));
-    const pacedFailures = rounds.reduce((sum, p) => sum + p.through.failures, 0);
-    out(`  added at ${PACED_RATE} req/s over 50 connections, median of ${PACED_ROUNDS} rounds: the proxy ${ms(addedP50)} ms to the median, ${ms(addedP99)} ms to the p99; the minimal proxy ${ms(ceilingP50)} and ${ms(ceilingP99)} ms`);
-    out(`    rounds (proxy / minimal proxy, added p50 and p99): ${rounds.map((p) => `+${ms(p.ours.p50)}/+${ms(p.ours.p99)} and +${ms(p.ceiling.p50)}/+${ms(p.ceiling.p99)}`).join('; ')}`);
+    const added = (through: readonly number[], direct: readonly number[]): Added => ({ p50: quantile(through, 0.5) - quantile(direct, 0.5), p99: quantile(through, 0.99) - quantile(direct, 0.99) });
+    row([`${PACED_RATE} req/s over 50 connections, in turns`, 'answers', 'p50', 'p99', 'non-2xx']);
+    routes.forEach((route, i) => row([`GET ${PROXY_PATH} ${route.name}`, whole(pooled[i]!.length), ms(quantile(pooled[i]!, 0.5)), ms(quantile(pooled[i]!, 0.99)), String(failures[i])]));
+    out(`  (${PACED_BLOCKS} blocks of ${durationS} s per route in turns of ${PACED_SLICE_MS} ms, after ${warmUpS} s per route not kept; sent at ${whole(median(blocks.map((b) => b.rps)))} req/s)`);
+    const [ceiling, calibrated, ours] = [1, 2, 3].map((i) => added(pooled[i]!, pooled[0]!)) as [Added, Added, Added];
+    const perBlock = (i: number) => blocks.map((b) => `+${ms(quantile(b.latencies[i]!, 0.99) - quantile(b.latencies[0]!, 0.99))}`).join(', ');
+    out(`  added at ${PACED_RATE} req/s over 50 connections: the proxy ${ms(ours.p50)} ms to the median, ${ms(ours.p99)} ms to the p99; the minimal proxy ${ms(ceiling.p50)} and ${ms(ceiling.p99)} ms; the calibration proxy ${ms(calibrated.p99)} ms to the p99`);
+    out(`    added to the p99 in each block: the proxy ${perBlock(3)}; the minimal proxy ${perBlock(1)}; the calibration proxy ${perBlock(2)}`);
+    const pacedFailures = failures[3]!;
     const one = async (origin: string) => median(await latencies(origin, PROXY_PATH, headers, 500));
     await one(referenceUrl);
     await one(proxy.url);
@@ -129,10 +138,13 @@ export async function proxyRows(referenceUrl: string, headers: Record<string, st
     // bar beyond the minimal proxy's own figure; otherwise judged as it is.
     const latencyBar = (ours: number, ceiling: number, bar: number, text: string) =>
       judgeRow(ours <= bar, ceiling <= bar || ours - ceiling > bar, `${text}; the minimal proxy (node:http and undici, nothing judged) adds ${ms(ceiling)} ms, the proxy ${ms(ours - ceiling)} ms beyond it`, 'the minimal proxy misses the bar too');
-    latencyBar(addedP50, ceilingP50, PROXY_BARS.maxAddedP50Ms, `proxy adds ${ms(addedP50)} ms to the median of GET ${PROXY_PATH} at ${PACED_RATE} req/s over 50 connections (bar <= ${PROXY_BARS.maxAddedP50Ms} ms)`);
-    latencyBar(addedP99, ceilingP99, PROXY_BARS.maxAddedP99Ms, `proxy adds ${ms(addedP99)} ms to the p99 of GET ${PROXY_PATH} at ${PACED_RATE} req/s over 50 connections (bar <= ${PROXY_BARS.maxAddedP99Ms} ms)`);
+    latencyBar(ours.p50, ceiling.p50, PROXY_BARS.maxAddedP50Ms, `proxy adds ${ms(ours.p50)} ms to the median of GET ${PROXY_PATH} at ${PACED_RATE} req/s over 50 connections (bar <= ${PROXY_BARS.maxAddedP50Ms} ms)`);
+    latencyBar(ours.p99, ceiling.p99, PROXY_BARS.maxAddedP99Ms, `proxy adds ${ms(ours.p99)} ms to the p99 of GET ${PROXY_PATH} at ${PACED_RATE} req/s over 50 connections (bar <= ${PROXY_BARS.maxAddedP99Ms} ms)`);
+    // The measurement itself: a proxy known to miss the p99 bar must be measured as missing it.
+    judge(calibrated.p99 > PROXY_BARS.maxAddedP99Ms, `the paced rows see a tail that misses the p99 bar: the calibration proxy (1 answer in ${CALIBRATION.holdEvery} held ${CALIBRATION.holdMs} ms) adds ${ms(calibrated.p99)} ms to the p99 (must be > ${PROXY_BARS.maxAddedP99Ms} ms)`);
   } finally {
     await stopServer(minimal);
+    await stopServer(calibration);
     await stopServer(proxy);
   }
   await judgeRate(referenceUrl, headers, output);
