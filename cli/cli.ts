@@ -253,7 +253,8 @@ program
   .option('--judge-threads <n>', 'threads that judge the exchanges (default: one per core, at most 4; 1 with --record)', integer('--judge-threads', 1))
   .addOption(new Option('--fail-on <level>', 'which findings make the exit code 1').choices(['must', 'should']).default('should'))
   .action(async (opts) => {
-    const { lowerHelperThreads, runProxy } = await import('./proxy.js');
+    const { runProxy } = await import('./proxy.js');
+    const { lowerHelperThreads } = await import('../engine/observed/priority.js');
     const command = await runProxy({ target: opts.target, port: opts.port, host: opts.host, record: opts.record, strict: opts.strict, spec: opts.spec, apiVersion: opts.apiVersion as ApiVersion | undefined, config: opts.config, reporters: opts.reporter, outputDir: opts.outputDir, timeoutMs: opts.timeout, judgeThreads: opts.judgeThreads as number | undefined, failOn: opts.failOn as 'must' | 'should' });
     // This process is the proxy: V8's helper threads, working mostly for the judging threads, yield to forwarding as those do.
     lowerHelperThreads();

@@ -4,11 +4,8 @@
  * the reports of what it saw and gives the exit code.
  * @see docs/observed.md (conformance proxy)
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { HarnessError } from '../core/errors.js';
 import { JudgePool } from '../engine/observed/judge-pool.js';
-import { JUDGE_NICE } from '../engine/observed/worker-judge.js';
 import { startProxy, type RunningProxy } from '../engine/observed/proxy.js';
 import type { ExitCode, RunResults } from '../engine/results.js';
 import { RunClock } from '../reporters/index.js';
@@ -91,35 +88,3 @@ export async function runProxy(options: ProxyCommandOptions): Promise<ProxyComma
   };
 }
 
-/** V8's helper threads' name on Linux (`/proc/<pid>/task/<tid>/comm`). */
-const V8_HELPER_THREAD = 'V8Worker';
-
-/**
- * Lowers V8's helper threads of this process to nice 19, the judging threads' own (engine/observed/
- * judge-worker.ts), on Linux; elsewhere does nothing. Those threads collect garbage and compile
- * for every thread of the process, and most of that work is the judging threads': at nice 0 it
- * took the CPU from the forwarding thread, the target and the client in bursts, and the proxy's
- * p99 with it (docs/performance.md, "The proxy's p99, measured in alternating slices"). Only for
- * a process that is the proxy command: the nice value cannot be raised back without privileges.
- * @returns the threads lowered (0 where there are none or the call is not allowed)
- */
-export function lowerHelperThreads(): number {
-  if (process.platform !== 'linux') return 0;
-  let lowered = 0;
-  let tids: string[];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return 0;
-  }
-  for (const tid of tids) {
-    try {
-      if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== V8_HELPER_THREAD) continue;
-      setPriority(Number(tid), JUDGE_NICE);
-      lowered++;
-    } catch {
-      // Gone, or not allowed: left as it is.
-    }
-  }
-  return lowered;
-}

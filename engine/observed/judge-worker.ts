@@ -20,8 +20,8 @@ import type { BaselineEntry } from '../baseline.js';
 import type { ObservedExchange, RawAnswer } from './exchange.js';
 import { HarRecorder } from './har.js';
 import { ObservedJudge } from './judge.js';
+import { JUDGE_NICE } from './priority.js';
 import { RecentAnswers } from './response.js';
-import { JUDGE_NICE } from './worker-judge.js';
 
 
 /** What the judging thread is started with. */

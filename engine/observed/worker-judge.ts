@@ -20,9 +20,6 @@ export interface Routing {
 
 type Reply = { verdict?: ObservedVerdict; state?: ObservedState };
 
-/** The judging thread's nice value on Linux (0 normal, 19 lowest): forwarding comes first (engine/observed/judge-worker.ts). */
-export const JUDGE_NICE = 19;
-
 /** What an exchange weighs in a thread's {@link WorkerJudge.load} besides its body's bytes: matching, headers, the checks' fixed costs. */
 const EXCHANGE_LOAD = 2_048;
 
