@@ -87,4 +87,3 @@ export async function runProxy(options: ProxyCommandOptions): Promise<ProxyComma
     },
   };
 }
-
