@@ -128,10 +128,16 @@ defineScenario(suite, 'portal_isolation', async (s) => {
   // Another customer of the same organization: one the subscription list names.
   const listed = s.require(await s.send('subscriptions:list', { role: 'admin', query: { limit: '100' } }), 'GET /v1/subscriptions/');
   const items = Array.isArray(listed.items) ? (listed.items as Record<string, unknown>[]) : [];
-  // A deleted customer (customer_deletion_cascades may have run first) can buy nothing.
-  const live = items.filter((item) => (item.customer as Record<string, unknown> | undefined)?.deleted_at == null);
+  // A deleted customer (customer_deletion_cascades may have run first) can buy nothing. Whether it
+  // is deleted is read from the embedded customer, trusted only where it is the subscription's own:
+  // a target that embeds another customer (the embedded_customer_mismatch fault) would otherwise
+  // name a deleted customer as live.
+  const live = items.filter((item) => {
+    const embedded = item.customer as Record<string, unknown> | undefined;
+    return embedded !== undefined && embedded.id === item.customer_id && embedded.deleted_at == null;
+  });
   const other = live.map((item) => item.customer_id).find((id): id is string => typeof id === 'string' && id !== own);
-  if (!other) return s.skip('no other customer than the portal customer in the first 100 subscriptions');
+  if (!other) return s.skip('no other live customer than the portal customer in the first 100 subscriptions (a customer counts where a subscription embeds it as its own)');
   const { id } = await createOrder(s, { customerId: other });
   const invoiced = succeeded(await s.send('orders:get_invoice', { role: 'admin', pathParams: { id } }));
   const probes = [

@@ -1,7 +1,8 @@
 // `conformance run --suites stateful` against a reference started as a remote target: without an
 // adapter the scenarios that need one are skipped with the reason; with `--adapter reference`
 // they run and pass; a partial adapter runs what it can; `--read-only` skips every scenario; a
-// failing adapter is a harness error (exit 2), never a failure of the target.
+// failing adapter is a harness error (exit 2), never a failure of the target; portal_isolation never
+// picks a deleted customer that a wrong embedded object names live.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -104,4 +105,39 @@ describe('the stateful suites against a reference as a remote target', () => {
     await expect(run({ adapter: path.join(FIXTURES, 'no-factory.mjs') })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID' });
     await expect(run({ adapter: path.join(FIXTURES, 'absent.mjs') })).rejects.toMatchObject({ code: 'CNF_ERR_CONFIG_INVALID' });
   });
+});
+
+describe('portal_isolation against a target whose subscriptions embed another customer', () => {
+  // Under embedded_customer_mismatch every subscription embeds its organization's first customer.
+  // Whether the scenario's "other customer" is deleted must not be read from such an embedded
+  // object: a deleted customer named live there made the adapter's order creation fail (an errored
+  // cell, a harness bug), where the scenario must find a live customer or skip with the reason.
+  let reference: RunningReference;
+  beforeAll(async () => {
+    reference = await startReferenceServer({ host: '127.0.0.1', port: 0, seed: 9, rateLimit: false, faults: ['embedded_customer_mismatch'] });
+  });
+  afterAll(() => reference?.close());
+
+  test('a deleted customer whose subscriptions embed a live one is never picked: the scenario runs and passes', async () => {
+    const headers = { authorization: `Bearer ${reference.credentials.admin}` };
+    const listed = (await (await fetch(`${reference.url}/v1/subscriptions/?limit=100`, { headers })).json()) as { items: { customer_id: string; customer: { id: string } }[] };
+    const own = reference.fixtures.customer_id!;
+    // The first customer the list names that is neither the portal customer nor the one every subscription embeds.
+    const victim = listed.items.find((item) => item.customer_id !== own && item.customer_id !== item.customer.id)?.customer_id;
+    expect(victim).toBeDefined();
+    const customer = (await (await fetch(`${reference.url}/v1/customers/${victim}`, { headers })).json()) as { external_id: string | null };
+    expect(customer.external_id).not.toBeNull();
+    expect((await fetch(`${reference.url}/v1/customers/external/${customer.external_id}`, { method: 'DELETE', headers })).status).toBe(204);
+
+    const dir = mkdtempSync(path.join(tmpdir(), 'cnf-portal-isolation-'));
+    const config = path.join(dir, 'conformance.config.json');
+    const roles = Object.fromEntries(['admin', 'customer_session'].map((role) => [role, { tokenEnv: `REF_${role.toUpperCase()}` }]));
+    const { oauth_client_secret: _secret, ...fixtures } = reference.fixtures;
+    writeFileSync(config, JSON.stringify({ roles, fixtures }));
+    const env = { REF_ADMIN: reference.credentials.admin, REF_CUSTOMER_SESSION: reference.credentials.customer_session };
+    const outcome = await runConformance({ target: reference.url, config, env, suites: ['stateful'], checks: ['portal_isolation'], adapter: 'reference', seed: 9, rate: 0, reporters: [], out: sink() });
+    expect(outcome.results.errors).toEqual([]);
+    const cell = byId(outcome).get('portal_isolation');
+    expect(cell, `${cell?.error?.message ?? cell?.skipReason ?? ''}`).toMatchObject({ status: 'passed' });
+  }, 60_000);
 });
