@@ -155,8 +155,9 @@ export interface AlternatingPacedOptions {
   sliceMs: number;
   /** Seconds per route sent first and not kept. */
   warmUpS: number;
-  /** Blocks kept, and each one's seconds per route. */
+  /** Blocks kept (each one's latencies returned apart). */
   blocks: number;
+  /** Seconds per route in each block. */
   blockS: number;
 }
 
