@@ -57,23 +57,35 @@ export function observedResponse(status: number, headers: Record<string, string>
   return response;
 }
 
-/** Most answers {@link RecentAnswers} keeps, and most bytes of their decoded bodies. */
+/** Most answers {@link RecentAnswers} keeps of each kind, and most bytes of each kind. */
 const MAX_RECENT_ANSWERS = 64;
 const MAX_RECENT_BYTES = 2 * 1024 * 1024;
 
 /**
  * The answers a judging thread decoded last, by their bytes: an answer that comes again byte for
  * byte (the same status, headers and body: a page polled, a fixture read by every test) is not
- * decoded, parsed or judged by the response checks again; it shares the first one's findings
- * (engine/judge.ts `sameAnswer`) with its own timing. The checks that read the request too (a
+ * decoded, parsed or judged by the response checks again; it shares the findings of the answer
+ * kept (engine/judge.ts `sameAnswer`) with its own timing. The checks that read the request too (a
  * list's limit, filter and sort order against the query) still judge it. An answer is looked up
- * by its status, size and headers, then its body's bytes are compared: no hashing. Bounded: at
- * most {@link MAX_RECENT_ANSWERS} answers and {@link MAX_RECENT_BYTES} of decoded body text, the
- * oldest forgotten first.
+ * by its status, size and headers, then its body's bytes are compared: no hashing.
+ *
+ * An answer is kept decoded from its second coming on: the first time, only its bytes are kept,
+ * outside the JavaScript heap. Most answers of a session come once, and keeping each one's parsed
+ * body alive for the next 64 answers made V8 copy every page's objects out of the young generation
+ * and collect them later from the old one; on two cores, where the collector's threads compete
+ * with the judging threads, distinct pages were judged about a tenth slower (docs/performance.md,
+ * "The judge's rate").
+ *
+ * Bounded: at most {@link MAX_RECENT_ANSWERS} answers of each kind, and {@link MAX_RECENT_BYTES}
+ * of decoded body text kept and of bytes of answers seen once, the oldest forgotten first.
  */
 export class RecentAnswers {
+  /** Answers that came at least twice, decoded, by their status, size and headers. */
   readonly #answers = new Map<string, { raw: Uint8Array; response: HttpResponse }>();
   #bytes = 0;
+  /** Answers that came once: their bytes only. */
+  readonly #once = new Map<string, Uint8Array>();
+  #onceBytes = 0;
 
   /** The answer as judged ({@link observedResponse}), decoded afresh or as it was the last time these bytes came. */
   responseOf(answer: RawAnswer): HttpResponse {
@@ -93,6 +105,24 @@ export class RecentAnswers {
     if (known) {
       this.#answers.delete(key);
       this.#bytes -= known.response.body.length;
+    }
+    const before = this.#once.get(key);
+    if (before !== undefined) {
+      this.#once.delete(key);
+      this.#onceBytes -= before.byteLength;
+    }
+    if (before === undefined || Buffer.compare(before, raw) !== 0) {
+      // The first time these bytes come: only they are kept.
+      if (raw.byteLength <= MAX_RECENT_BYTES) {
+        this.#once.set(key, raw);
+        this.#onceBytes += raw.byteLength;
+        for (const [oldest, kept] of this.#once) {
+          if (this.#once.size <= MAX_RECENT_ANSWERS && this.#onceBytes <= MAX_RECENT_BYTES) break;
+          this.#once.delete(oldest);
+          this.#onceBytes -= kept.byteLength;
+        }
+      }
+      return response;
     }
     if (response.body.length <= MAX_RECENT_BYTES) {
       this.#answers.set(key, { raw, response });
