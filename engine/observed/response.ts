@@ -73,8 +73,9 @@ const MAX_RECENT_BYTES = 2 * 1024 * 1024;
  * outside the JavaScript heap. Most answers of a session come once, and keeping each one's parsed
  * body alive for the next 64 answers made V8 copy every page's objects out of the young generation
  * and collect them later from the old one; on two cores, where the collector's threads compete
- * with the judging threads, distinct pages were judged about a tenth slower (docs/performance.md,
- * "The judge's rate").
+ * with the judging threads, distinct pages were judged about 6% slower (a median of 2,568 against
+ * 2,743 a second; docs/performance.md, "The judge's rate in five windows, and answers kept decoded
+ * from their second coming").
  *
  * Bounded: at most {@link MAX_RECENT_ANSWERS} answers of each kind, and {@link MAX_RECENT_BYTES}
  * of decoded body text kept and of bytes of answers seen once, the oldest forgotten first.
