@@ -62,10 +62,10 @@ const MAX_RECENT_ANSWERS = 64;
 const MAX_RECENT_BYTES = 2 * 1024 * 1024;
 
 /**
- * The answers a judging thread decoded last, by their bytes: an answer that comes again byte for
- * byte (the same status, headers and body: a page polled, a fixture read by every test) is not
- * decoded, parsed or judged by the response checks again; it shares the findings of the answer
- * kept (engine/judge.ts `sameAnswer`) with its own timing. The checks that read the request too (a
+ * The answers a judging thread decoded last, by their bytes: an answer that keeps coming byte for
+ * byte (the same status, headers and body: a page polled, a fixture read by every test) is
+ * decoded, parsed and judged by the response checks on its first two comings only; each later one
+ * shares the findings of the answer kept (engine/judge.ts `sameAnswer`) with its own timing. The checks that read the request too (a
  * list's limit, filter and sort order against the query) still judge it. An answer is looked up
  * by its status, size and headers, then its body's bytes are compared: no hashing.
  *
