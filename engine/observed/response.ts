@@ -62,6 +62,21 @@ const MAX_RECENT_ANSWERS = 64;
 const MAX_RECENT_BYTES = 2 * 1024 * 1024;
 
 /**
+ * Forgets the oldest entries of a map (its first in insertion order) until it holds at most
+ * {@link MAX_RECENT_ANSWERS} entries and at most {@link MAX_RECENT_BYTES} bytes.
+ * @param bytes what the entries weigh now, added up with `size`
+ * @returns what the entries left weigh, in bytes
+ */
+function forgetOldest<V>(map: Map<string, V>, bytes: number, size: (value: V) => number): number {
+  for (const [oldest, kept] of map) {
+    if (map.size <= MAX_RECENT_ANSWERS && bytes <= MAX_RECENT_BYTES) break;
+    map.delete(oldest);
+    bytes -= size(kept);
+  }
+  return bytes;
+}
+
+/**
  * The answers a judging thread decoded last, by their bytes: an answer that keeps coming byte for
  * byte (the same status, headers and body: a page polled, a fixture read by every test) is
  * decoded, parsed and judged by the response checks on its first two comings only; each later one
@@ -116,23 +131,13 @@ export class RecentAnswers {
       // The first time these bytes come: only they are kept.
       if (raw.byteLength <= MAX_RECENT_BYTES) {
         this.#once.set(key, raw);
-        this.#onceBytes += raw.byteLength;
-        for (const [oldest, kept] of this.#once) {
-          if (this.#once.size <= MAX_RECENT_ANSWERS && this.#onceBytes <= MAX_RECENT_BYTES) break;
-          this.#once.delete(oldest);
-          this.#onceBytes -= kept.byteLength;
-        }
+        this.#onceBytes = forgetOldest(this.#once, this.#onceBytes + raw.byteLength, (kept) => kept.byteLength);
       }
       return response;
     }
     if (response.body.length <= MAX_RECENT_BYTES) {
       this.#answers.set(key, { raw, response });
-      this.#bytes += response.body.length;
-      for (const [oldest, kept] of this.#answers) {
-        if (this.#answers.size <= MAX_RECENT_ANSWERS && this.#bytes <= MAX_RECENT_BYTES) break;
-        this.#answers.delete(oldest);
-        this.#bytes -= kept.response.body.length;
-      }
+      this.#bytes = forgetOldest(this.#answers, this.#bytes + response.body.length, (kept) => kept.response.body.length);
     }
     return response;
   }
