@@ -17,7 +17,7 @@ import { fail, ok, type Result } from '../result.js';
 import { fireLicenseKeyTransition, LICENSE_KEY_TRANSITIONS } from '../resources/license-keys/machine.js';
 import { draftOrder, nextInvoiceNumber, SEAT_PRICE_CENTS, chargedPrices } from '../resources/orders/create.js';
 import { createOrder, fireOrderTransition } from '../resources/orders/machine.js';
-import { serializeOrder } from '../resources/orders/serializer.js';
+import { orderEventData } from '../resources/orders/serializer.js';
 import { sortAmount } from '../resources/products/list.js';
 import { fireClockTransition } from '../resources/subscriptions/machine.js';
 import { serializeSubscription } from '../resources/subscriptions/serializer.js';
@@ -192,7 +192,7 @@ function charge(ctx: MachineContext, subscription: SubscriptionRecord): void {
     // The fault: the order is paid and announced as such before its creation is.
     store.orders.insert(order);
     store.orders.update(order, { status: 'paid', modified_at: nowTimestamp(store) });
-    const data = serializeOrder(ctx, order);
+    const data = orderEventData(ctx, order);
     for (const type of ['order.paid', 'order.created', 'order.updated']) emitEvent(store, type, data);
     return;
   }

@@ -10,7 +10,8 @@ import { planTransition, type TransitionRefused } from '../../machine.js';
 import type { OrderRecord, OrderStatus } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
 import { nowTimestamp } from '../../store.js';
-import { serializeOrder } from './serializer.js';
+import { serializeOrderCheckout } from '../checkouts/serializer.js';
+import { orderEventData } from './serializer.js';
 import { ORDER_REFUND_EVENTS, ORDER_TRANSITIONS, type OrderTransition } from './transitions.js';
 
 export { ORDER_REFUND_EVENTS, ORDER_TRANSITIONS, type OrderTransition };
@@ -30,10 +31,10 @@ export function createOrder(ctx: MachineContext, order: OrderRecord): OrderRecor
   ctx.store.orders.insert(order);
   if (order.checkout_id !== null) {
     for (const type of CHECKOUT_CREATION_EVENTS) {
-      emitEvent(ctx.store, type, { id: order.checkout_id, organization_id: order.organization_id, customer_id: order.customer_id, product_id: order.product_id, status: 'confirmed' });
+      emitEvent(ctx.store, type, serializeOrderCheckout(ctx, order)!);
     }
   }
-  const data = serializeOrder(ctx, order);
+  const data = orderEventData(ctx, order);
   for (const type of ORDER_CREATION_EVENTS) emitEvent(ctx.store, type, data);
   return order;
 }
@@ -48,7 +49,7 @@ export function fireOrderTransition(ctx: MachineContext, order: OrderRecord, nam
   const planned = planTransition<OrderStatus, OrderTransition>(ORDER_TRANSITIONS, name, order.status);
   if (!planned.ok) return fail(planned.error);
   ctx.store.orders.update(order, { status: planned.value.to, modified_at: nowTimestamp(ctx.store) });
-  const data = serializeOrder(ctx, order);
+  const data = orderEventData(ctx, order);
   for (const type of planned.value.events) {
     if (type === 'order.paid' && ctx.faults.has('event_skipped')) continue;
     emitEvent(ctx.store, type, data);
@@ -72,7 +73,7 @@ export function recordOrderRefund(ctx: MachineContext, order: OrderRecord, amoun
     refunded_tax_amount: order.refunded_tax_amount + taxAmount,
     modified_at: nowTimestamp(ctx.store),
   });
-  const data = serializeOrder(ctx, order);
+  const data = orderEventData(ctx, order);
   for (const type of ORDER_REFUND_EVENTS) {
     if (type === 'order.updated' && ctx.faults.has('refund_event_skipped')) continue;
     emitEvent(ctx.store, type, data);

@@ -115,6 +115,17 @@ export function serializeOrder(ctx: RenderContext, order: OrderRecord): Json {
   };
 }
 
+/**
+ * An order as its events (`order.created`, `order.updated`, `order.paid`, `order.refunded`) carry
+ * it: the API's Order plus `user_id`, the deprecated alias of `customer_id` that the platform's
+ * payloads carried and that `@polar-sh/sdk` 0.32 (the line `@polar-sh/express` 0.3.0 bundles)
+ * requires to parse an order event. Unknown fields are allowed, so newer lines ignore it.
+ * @see docs/platform.md (Webhook payloads)
+ */
+export function orderEventData(ctx: RenderContext, order: OrderRecord): Json {
+  return { ...serializeOrder(ctx, order), user_id: order.customer_id };
+}
+
 /** The organization as the customer portal shows it with a product (the platform's `CustomerOrganization`). */
 function customerOrganization(ctx: RenderContext, organization: OrganizationRecord): Json {
   return {
