@@ -213,7 +213,7 @@ export interface TargetAdapter {
   createSubscription?(input: SubscriptionInput): Promise<ApiObject>;
   /** Grants a customer a license key (a license_keys benefit). @returns the key as the customer portal shows it (`id`, `status` granted) */
   grantLicenseKey?(input: LicenseKeyInput): Promise<ApiObject>;
-  /** The target's current time (ISO 8601), which {@link advanceClock} moves: what signatures' timestamps are judged against. */
+  /** The target's current (test clock) time, ISO 8601, which {@link advanceClock} moves; a delivery's signature is stamped with the wall clock whatever it says (docs/lifecycle.md). */
   clockNow?(): Promise<string>;
   /**
    * Starts a subscription the target's clock drives (the capability "can advance time for

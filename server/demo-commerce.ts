@@ -383,8 +383,8 @@ function populateCommerce(d: Draw, store: Store, org: string, sizes: CommerceSiz
       modified_at: d.maybeAfter(created, 0.4),
       url: `https://hooks.${d.f.internet.domainName()}/${d.f.word.noun()}`,
       format: d.weighted([['raw', 8], ['discord', 1], ['slack', 1]]),
-      // Standard Webhooks: whsec_ followed by the base64 of 24 to 64 random bytes.
-      secret: `whsec_${Buffer.from(d.f.string.hexadecimal({ length: 64, casing: 'lower', prefix: '' }), 'hex').toString('base64')}`,
+      // Shaped as the platform's: whsec_ followed by 32 random bytes as a URL-safe base64 token.
+      secret: `whsec_${Buffer.from(d.f.string.hexadecimal({ length: 64, casing: 'lower', prefix: '' }), 'hex').toString('base64url')}`,
       events: events.length > 0 ? events : ['order.paid'],
       enabled: i % 2 === 0 || i % 3 === 0,
       name: d.chance(0.8) ? `${d.f.company.buzzNoun()} hook` : null,

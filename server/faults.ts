@@ -272,6 +272,20 @@ const BASE_FAULTS = [
     touches: ['@webhooks'],
   },
   {
+    id: 'webhook_decoded_key',
+    rule: 'Events: deliveries are signed as the platform signs them, keyed with the UTF-8 bytes of the endpoint\'s secret',
+    description: 'Webhook deliveries are signed with the base64-decoded part of the secret after whsec_ (the Standard Webhooks libraries\' default reading), which only the fallback of @polar-sh/sdk 1.x accepts.',
+    detectedBy: 'webhook_signed',
+    touches: ['@webhooks'],
+  },
+  {
+    id: 'webhook_test_clock_timestamp',
+    rule: 'Events: webhook-timestamp is the wall-clock second of the send, whatever the test clock says',
+    description: 'Webhook deliveries are stamped and signed with the test clock\'s time, so once the clock is advanced every verifier\'s 5-minute tolerance rejects them.',
+    detectedBy: 'webhook_signed',
+    touches: ['@webhooks'],
+  },
+  {
     id: 'webhook_disabled_delivered',
     rule: 'Events: only enabled webhook endpoints receive events',
     description: 'Disabled webhook endpoints receive the events they subscribe to, as if they were enabled.',

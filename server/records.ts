@@ -423,7 +423,7 @@ export interface UploadRecord extends BaseRecord {
   parts: UploadPartRecord[];
 }
 
-/** A webhook endpoint; `secret` is the Standard Webhooks signing secret (`whsec_` + base64). @see spec/openapi.yaml webhooks:list_endpoints (WebhookEndpoint) */
+/** A webhook endpoint; `secret` is its signing secret (`whsec_` + a token), whose UTF-8 bytes key the signatures (server/webhooks/signature.ts). @see spec/openapi.yaml webhooks:list_endpoints (WebhookEndpoint) */
 export interface WebhookEndpointRecord extends BaseRecord {
   url: string;
   format: string;

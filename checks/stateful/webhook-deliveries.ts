@@ -1,22 +1,23 @@
 /**
  * Judges the webhook deliveries a local receiver got for endpoints the scenario registered: each
- * delivery a Standard Webhooks signed `{type, timestamp, data}` envelope that verifies with its
- * endpoint's secret; events only at enabled endpoints subscribed to their kind, and there each
+ * delivery a `{type, timestamp, data}` envelope that the platform's verifiers accept (Standard
+ * Webhooks keyed with the UTF-8 bytes of its endpoint's secret, stamped with the wall clock); events only at enabled endpoints subscribed to their kind, and there each
  * event the scenario caused; order.created before order.paid.
  * @see spec/rules.yaml events.delivery_to_subscribed_endpoints, webhooks.standard_webhooks_signature, events.order_created;
  *   spec/openapi.yaml, schema WebhookEndpoint
  * @see https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md
  */
 import { timingSafeEqual } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
+import type { Webhook } from 'standardwebhooks';
 import type { Finding } from '../../core/types.js';
 import type { ReceivedRequest } from '../../core/webhook-receiver.js';
+import { decodedKeyWebhook, isSigningSecret, platformWebhook } from '../../core/webhook-signature.js';
 
 /** An endpoint the scenario registered, with what its receiver path got. */
 export interface EndpointDeliveries {
   /** A name for messages (`subscribed`, `disabled`). */
   name: string;
-  /** Its `whsec_` signing secret. */
+  /** Its signing secret (`whsec_…`), whose UTF-8 bytes key the signatures. */
   secret: string;
   /** The event kinds it subscribes to. */
   events: string[];
@@ -47,50 +48,79 @@ export function envelopeOf(body: string): Envelope | undefined {
   return { type, timestamp, data: data as Record<string, unknown> };
 }
 
-/** How far a delivery's `webhook-timestamp` may be from the signer's clock, in seconds (the Standard Webhooks libraries' default: 5 minutes). */
+/** How far a delivery's `webhook-timestamp` may be from the wall clock at receipt, in seconds (the Standard Webhooks libraries' and the platform's SDKs' tolerance: 5 minutes). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-/**
- * Verifies one delivery with the Standard Webhooks scheme: the three headers present, the
- * `webhook-timestamp` an integer within {@link SIGNATURE_TOLERANCE_SECONDS} of `signerNowMs` (the
- * clock of the target that signed, at receipt: a target whose test clock was advanced signs with
- * its own time, so the harness's wall clock is not the judge), and one of the space-separated `v1,`
- * signatures equal to the one the `standardwebhooks` library computes for `id.timestamp.body`.
- * @param signerNowMs epoch milliseconds of the signer's clock when the delivery arrived (default the wall clock at receipt)
- * @returns undefined when it verifies, else why not
- * @see https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md (Verifying webhook authenticity)
- */
-export function signatureProblem(secret: string, delivery: ReceivedRequest, signerNowMs: number = delivery.receivedAt): string | undefined {
-  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([name, value]) => [name.toLowerCase(), value]));
-  const id = headers['webhook-id'];
-  const timestamp = headers['webhook-timestamp'];
-  const signatures = headers['webhook-signature'];
-  if (!id || !timestamp || !signatures) return 'Missing required headers';
-  if (!/^\d+$/.test(timestamp)) return `Invalid webhook-timestamp ${JSON.stringify(timestamp.slice(0, 40))}`;
-  const signedAt = Number(timestamp);
-  const now = Math.floor(signerNowMs / 1000);
-  if (now - signedAt > SIGNATURE_TOLERANCE_SECONDS) return `Message timestamp too old (${now - signedAt} s before the signer's clock)`;
-  if (signedAt - now > SIGNATURE_TOLERANCE_SECONDS) return `Message timestamp too new (${signedAt - now} s after the signer's clock)`;
-  let expected: Buffer;
-  try {
-    expected = Buffer.from(new Webhook(secret).sign(id, new Date(signedAt * 1000), delivery.body).slice('v1,'.length));
-  } catch (error) {
-    return `the secret cannot sign (${(error as Error).message})`;
-  }
-  const matches = signatures.split(' ').some((entry) => {
+/** What a verifier of the platform's says of one delivery: its finding kind and why. */
+export interface SignatureProblem {
+  /**
+   * `webhook_signature_invalid`: headers missing, or no `v1` signature made with the endpoint's
+   * secret; `webhook_signed_with_decoded_key`: the signature was made with the base64-decoded part
+   * of the secret after `whsec_`, which only the fallback of `@polar-sh/sdk` 1.x accepts;
+   * `webhook_timestamp_not_current`: `webhook-timestamp` is not an integer within the tolerance
+   * of the wall clock at receipt (a test clock's time, a stale retry).
+   */
+  kind: 'webhook_signature_invalid' | 'webhook_signed_with_decoded_key' | 'webhook_timestamp_not_current';
+  reason: string;
+}
+
+/** Whether one of the space-separated `v1,` signatures equals the one `signer` makes of `id.timestamp.body`. */
+function signedBy(signer: Webhook | undefined, id: string, signedAt: number, body: string, signatures: string): boolean {
+  if (!signer) return false;
+  const expected = Buffer.from(signer.sign(id, new Date(signedAt * 1000), body).slice('v1,'.length));
+  return signatures.split(' ').some((entry) => {
     const [version, signature] = entry.split(',', 2);
     if (version !== 'v1' || signature === undefined) return false;
     const given = Buffer.from(signature);
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
-  return matches ? undefined : 'No matching signature found';
 }
 
 /**
- * Findings of `webhook_signed`: every delivery to every endpoint is a signed envelope verifying with that endpoint's secret.
- * @param signerOffsetMs how far the signing target's clock runs ahead of the harness's wall clock (0 when unknown): the timestamp tolerance is judged against the target's time at receipt
+ * Verifies one delivery as the platform's verifiers do (`validateEvent` of `@polar-sh/sdk`): the
+ * three headers present, `webhook-timestamp` an integer within {@link SIGNATURE_TOLERANCE_SECONDS}
+ * of the wall clock when the delivery arrived (`delivery.receivedAt`; a target's test clock is no
+ * excuse: the platform stamps the second of the send), and one of the `v1,` signatures the
+ * Standard Webhooks HMAC of `id.timestamp.body` keyed with the UTF-8 bytes of the endpoint's
+ * secret string. A signature keyed with the secret's base64-decoded part is told apart: the 1.x
+ * SDK's fallback accepts it, the 0.x SDK, the framework adapters built on it and the platform's
+ * other SDKs reject it.
+ * @returns every problem found (the first is the one a verifier stops at), empty when it verifies
+ * @see https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md (Verifying webhook authenticity);
+ *   spec/rules.yaml webhooks.standard_webhooks_signature, webhooks.signature_timestamp_wall_clock
  */
-export function signatureFindings(endpoints: readonly EndpointDeliveries[], signerOffsetMs = 0): Finding[] {
+export function signatureProblems(secret: string, delivery: ReceivedRequest): SignatureProblem[] {
+  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signatures = headers['webhook-signature'];
+  const missing = (['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const).filter((name) => !headers[name]);
+  if (!id || !timestamp || !signatures) return [{ kind: 'webhook_signature_invalid', reason: `Missing required headers (${missing.join(', ')})` }];
+  if (!/^\d+$/.test(timestamp)) return [{ kind: 'webhook_timestamp_not_current', reason: `Invalid webhook-timestamp ${JSON.stringify(timestamp.slice(0, 40))}` }];
+  const problems: SignatureProblem[] = [];
+  const signedAt = Number(timestamp);
+  const now = Math.floor(delivery.receivedAt / 1000);
+  if (now - signedAt > SIGNATURE_TOLERANCE_SECONDS) problems.push({ kind: 'webhook_timestamp_not_current', reason: `Message timestamp too old (${now - signedAt} s before the wall clock at receipt)` });
+  if (signedAt - now > SIGNATURE_TOLERANCE_SECONDS) problems.push({ kind: 'webhook_timestamp_not_current', reason: `Message timestamp too new (${signedAt - now} s after the wall clock at receipt)` });
+  if (!isSigningSecret(secret)) return [...problems, { kind: 'webhook_signature_invalid', reason: 'the endpoint\'s secret cannot sign (empty, too long or with whitespace)' }];
+  if (signedBy(platformWebhook(secret), id, signedAt, delivery.body, signatures)) return problems;
+  if (signedBy(decodedKeyWebhook(secret), id, signedAt, delivery.body, signatures)) {
+    return [...problems, { kind: 'webhook_signed_with_decoded_key', reason: 'the signature is keyed with the base64-decoded part of the secret after whsec_, not with the UTF-8 bytes of the secret: only the fallback of @polar-sh/sdk 1.x accepts it (and only for a standard base64 token); the 0.x SDK and the framework adapters built on it answer "No matching signature found"' }];
+  }
+  return [...problems, { kind: 'webhook_signature_invalid', reason: 'No matching signature found' }];
+}
+
+const SIGNATURE_TITLES: Record<SignatureProblem['kind'], string> = {
+  webhook_signature_invalid: "A webhook delivery does not verify with its endpoint's secret",
+  webhook_signed_with_decoded_key: "A webhook delivery is signed with the secret's decoded key, not its UTF-8 bytes",
+  webhook_timestamp_not_current: 'A webhook delivery is not stamped with the wall-clock time of its send',
+};
+
+/**
+ * Findings of `webhook_signed`: every delivery to every endpoint is a `{type, timestamp, data}`
+ * envelope that the platform's verifiers accept ({@link signatureProblems}).
+ */
+export function signatureFindings(endpoints: readonly EndpointDeliveries[]): Finding[] {
   const findings: Finding[] = [];
   for (const endpoint of endpoints) {
     for (const [index, delivery] of endpoint.received.entries()) {
@@ -98,10 +128,15 @@ export function signatureFindings(endpoints: readonly EndpointDeliveries[], sign
       if (!envelopeOf(delivery.body)) {
         findings.push({ kind: 'webhook_envelope_malformed', title: 'A webhook body is not a {type, timestamp, data} envelope', message: `The body of ${where} is not a JSON object with a string type, a date-time timestamp and a data object: ${delivery.body.slice(0, 200)}`, expected: '{type, timestamp, data}', actual: delivery.body.slice(0, 200) });
       }
-      const missing = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].filter((header) => !delivery.headers[header]);
-      const problem = missing.length > 0 ? `missing header ${missing.join(', ')}` : signatureProblem(endpoint.secret, delivery, delivery.receivedAt + signerOffsetMs);
-      if (problem) {
-        findings.push({ kind: 'webhook_signature_invalid', title: "A webhook delivery does not verify with its endpoint's secret", message: `${where} does not verify with the Standard Webhooks scheme and the endpoint's secret: ${problem}.`, expected: 'a webhook-signature that verifies', actual: { 'webhook-id': delivery.headers['webhook-id'], 'webhook-timestamp': delivery.headers['webhook-timestamp'], 'webhook-signature': delivery.headers['webhook-signature'] } });
+      const actual = { 'webhook-id': delivery.headers['webhook-id'], 'webhook-timestamp': delivery.headers['webhook-timestamp'], 'webhook-signature': delivery.headers['webhook-signature'], received_at: Math.floor(delivery.receivedAt / 1000) };
+      for (const problem of signatureProblems(endpoint.secret, delivery)) {
+        findings.push({
+          kind: problem.kind,
+          title: SIGNATURE_TITLES[problem.kind],
+          message: `${where} is rejected by the platform's verifiers (Standard Webhooks keyed with the UTF-8 bytes of the endpoint's secret, ${SIGNATURE_TOLERANCE_SECONDS} s of the wall clock): ${problem.reason}.`,
+          expected: problem.kind === 'webhook_timestamp_not_current' ? `webhook-timestamp within ${SIGNATURE_TOLERANCE_SECONDS} s of the wall clock at receipt` : "a v1 signature keyed with the UTF-8 bytes of the endpoint's secret",
+          actual,
+        });
       }
     }
   }

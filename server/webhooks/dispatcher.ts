@@ -1,7 +1,7 @@
 /**
  * Webhook delivery: every event appended to the store's log is POSTed to every enabled webhook
  * endpoint of the event's organization whose `events` array names the event type, as the envelope
- * `{type, timestamp, data}` in JSON, signed with the Standard Webhooks scheme. Delivery runs after
+ * `{type, timestamp, data}` in JSON, signed as the platform signs (server/webhooks/signature.ts). Delivery runs after
  * the request that caused the event, one lane per endpoint (an endpoint gets its events one at a
  * time, in the order they happened), with a timeout per attempt and exponential backoff between
  * attempts; every attempt is kept in the delivery log.
@@ -118,7 +118,7 @@ interface Outcome {
 /**
  * Starts delivering the events of `ctx.store`: listens to its event log until {@link WebhookDispatcher.close}.
  * @param ctx store, API version (of the envelope's timestamp) and faults (`webhook_unsigned`,
- *   `webhook_wrong_signature`, `webhook_disabled_delivered`)
+ *   `webhook_wrong_signature`, `webhook_decoded_key`, `webhook_test_clock_timestamp`, `webhook_disabled_delivered`)
  */
 export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDeliveryOptions = {}): WebhookDispatcher {
   const { store, faults } = ctx;
@@ -177,7 +177,8 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
       // Data nested deeper than JSON.stringify can go: no attempt can ever succeed.
       return { responseStatus: null, error: `not sent: the event cannot be serialized (${(error as Error).message})`, retriable: false };
     }
-    const headers = { 'content-type': 'application/json', 'user-agent': DELIVERY_USER_AGENT, ...signDelivery(secret, event.id, store.clock(), body, faults) };
+    // Signed at each attempt with the wall clock's second: a test clock moves the body's timestamp, never the signature's.
+    const headers = { 'content-type': 'application/json', 'user-agent': DELIVERY_USER_AGENT, ...signDelivery(secret, event.id, { sentAt: new Date(), clockAt: store.clock() }, body, faults) };
     try {
       const { agent, request } = await clientOf();
       const answer = await request(url, { method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });

@@ -19,7 +19,7 @@ export interface WebhookEndpointInput {
   events: string[];
   /** Default true. */
   enabled?: boolean;
-  /** `whsec_` + base64 of 24 to 64 bytes; default a new random one. */
+  /** The signing secret the app is configured with: 1 to 256 characters, no whitespace (server/webhooks/signature.ts `isSigningSecret`); default a new random one. */
   secret?: string;
   /** Default null. */
   name?: string | null;
@@ -34,9 +34,9 @@ export interface EndpointError {
 /** Longest accepted URL, in characters. */
 const MAX_URL_LENGTH = 2048;
 
-/** A new Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
+/** A new signing secret shaped as the platform's: `whsec_` + 32 random bytes as a URL-safe base64 token (43 characters). */
 export function newSigningSecret(): string {
-  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
 }
 
 /**
@@ -56,8 +56,8 @@ export function createWebhookEndpoint(store: Store, defaultOrganizationId: strin
     return invalid('events must be an array of event kinds (strings).');
   }
   if (input.enabled !== undefined && typeof input.enabled !== 'boolean') return invalid('enabled must be a boolean.');
-  if (input.secret !== undefined && (typeof input.secret !== 'string' || !isSigningSecret(input.secret))) {
-    return invalid('secret must be whsec_ followed by the base64 of 24 to 64 bytes.');
+  if (input.secret !== undefined && !isSigningSecret(input.secret)) {
+    return invalid('secret must be a string of 1 to 256 characters without whitespace.');
   }
   if (input.name !== undefined && input.name !== null && typeof input.name !== 'string') return invalid('name must be a string or null.');
   const endpoint: WebhookEndpointRecord = {

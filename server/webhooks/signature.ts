@@ -1,18 +1,16 @@
 /**
- * Signing webhook deliveries with the Standard Webhooks scheme: `webhook-id` (the event id, the
- * same on every retry), `webhook-timestamp` (integer seconds since the epoch, from the server's clock,
- * which the test clock may have advanced: docs/lifecycle.md)
- * and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed by the
- * endpoint's `whsec_` secret), computed by the `standardwebhooks` package.
+ * Signing webhook deliveries as the platform signs them: the Standard Webhooks algorithm keyed
+ * with the UTF-8 bytes of the endpoint's secret (core/webhook-signature.ts). `webhook-id` is the
+ * event id (the same on every retry), `webhook-timestamp` the wall-clock second of each send
+ * (never a test clock's time: the body's `timestamp` carries the clock's instant of the event).
  * @see https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md
- * @see spec/rules.yaml webhooks.standard_webhooks_signature; docs/server-behaviour.md (Webhooks)
+ * @see spec/rules.yaml webhooks.standard_webhooks_signature; docs/server-behaviour.md (Webhooks); docs/lifecycle.md (Which time goes where)
  */
 import { createHash } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
+import { decodedKeyWebhook, platformWebhook, SECRET_PREFIX } from '../../core/webhook-signature.js';
 import type { FaultSet } from '../faults.js';
 
-/** Prefix of a Standard Webhooks signing secret; the rest is the base64 of the key. */
-export const SECRET_PREFIX = 'whsec_';
+export { isSigningSecret, MAX_SECRET_LENGTH, SECRET_PREFIX } from '../../core/webhook-signature.js';
 
 /** Headers of one signed delivery (lower-case names). */
 export interface SignatureHeaders {
@@ -22,35 +20,38 @@ export interface SignatureHeaders {
   'webhook-signature'?: string;
 }
 
-/**
- * Whether `secret` is a usable signing secret: `whsec_` followed by the base64 of at least 24
- * bytes (the Standard Webhooks recommendation), and at most 64.
- */
-export function isSigningSecret(secret: string): boolean {
-  if (!secret.startsWith(SECRET_PREFIX)) return false;
-  const encoded = secret.slice(SECRET_PREFIX.length);
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return false;
-  const bytes = Buffer.from(encoded, 'base64').length;
-  return bytes >= 24 && bytes <= 64;
-}
-
 /** A secret that is not `secret` (the `webhook_wrong_signature` fault signs with it). */
 function otherSecret(secret: string): string {
-  return `${SECRET_PREFIX}${createHash('sha256').update(`not-the-endpoint-secret:${secret}`).digest('base64')}`;
+  return `${SECRET_PREFIX}${createHash('sha256').update(`not-the-endpoint-secret:${secret}`).digest('base64url')}`;
+}
+
+/** The instants one attempt is stamped with. */
+export interface SendInstants {
+  /** The wall clock when the attempt is sent: its whole seconds are `webhook-timestamp`. */
+  sentAt: Date;
+  /** The server's (test) clock at that moment: only the `webhook_test_clock_timestamp` fault signs with it. */
+  clockAt: Date;
 }
 
 /**
- * The headers that sign one delivery.
- * @param secret the endpoint's `whsec_` secret
+ * The headers that sign one delivery attempt.
+ * @param secret the endpoint's secret, keyed by its UTF-8 bytes ({@link platformWebhook})
  * @param messageId the event id: the same on every attempt, so that receivers can de-duplicate
- * @param at the time of the attempt (its whole seconds are signed)
+ * @param at the wall-clock and test-clock instants of the attempt
  * @param body the exact request body
- * @param faults `webhook_unsigned` leaves out the signature; `webhook_wrong_signature` signs with another secret
+ * @param faults `webhook_unsigned` leaves out the signature; `webhook_wrong_signature` signs with
+ *   another secret; `webhook_decoded_key` keys with the base64-decoded secret; `webhook_test_clock_timestamp`
+ *   stamps and signs the test clock's second instead of the wall clock's
  */
-export function signDelivery(secret: string, messageId: string, at: Date, body: string, faults: FaultSet): SignatureHeaders {
-  const headers: SignatureHeaders = { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
+export function signDelivery(secret: string, messageId: string, at: SendInstants, body: string, faults: FaultSet): SignatureHeaders {
+  const stamped = faults.has('webhook_test_clock_timestamp') ? at.clockAt : at.sentAt;
+  const headers: SignatureHeaders = { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(stamped.getTime() / 1000)) };
   if (faults.has('webhook_unsigned')) return headers;
-  const key = faults.has('webhook_wrong_signature') ? otherSecret(secret) : secret;
-  headers['webhook-signature'] = new Webhook(key).sign(messageId, at, body);
+  const signer = faults.has('webhook_wrong_signature')
+    ? platformWebhook(otherSecret(secret))
+    : faults.has('webhook_decoded_key')
+      ? (decodedKeyWebhook(secret) ?? platformWebhook(otherSecret(secret)))
+      : platformWebhook(secret);
+  headers['webhook-signature'] = signer.sign(messageId, stamped, body);
   return headers;
 }

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { imfFixdateProblem, retryAfterProblem } from '../../checks/response-headers-conformance.js';
-import { signatureProblem } from '../../checks/stateful/webhook-deliveries.js';
 import { HarnessError } from '../../core/errors.js';
 import { buildApp } from '../../server/app.js';
 import type { LightMyRequestResponse } from 'fastify';
@@ -14,6 +13,7 @@ import { WRITE_FAULT_KINDS, WRITE_FAULT_OPERATIONS, type WriteFaultId } from '..
 import { expectedCompare } from './sorting-support.js';
 import { ids, localPath, testServer, type TestServer } from './support.js';
 import { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver.js';
+import { verifyWithBoth } from './webhooks/platform-verifiers.js';
 
 let clean: TestServer;
 
@@ -22,10 +22,10 @@ beforeAll(async () => {
 });
 
 /** What a receiver subscribed to order.created on `server` gets when an order is created (enabled: whether the endpoint is). */
-async function deliveredOnOrder(server: TestServer, enabled: boolean): Promise<{ received: ReceivedWebhook[]; secret: string }> {
+async function deliveredOnOrder(server: TestServer, enabled: boolean, secret?: string): Promise<{ received: ReceivedWebhook[]; secret: string }> {
   const receiver = await startWebhookReceiver();
   try {
-    const endpoint = server.control.createWebhookEndpoint({ url: receiver.url, events: ['order.created'], enabled });
+    const endpoint = server.control.createWebhookEndpoint({ url: receiver.url, events: ['order.created'], enabled, ...(secret === undefined ? {} : { secret }) });
     if (!endpoint.ok) throw new Error(endpoint.error.message);
     server.control.createOrder({ checkout: false });
     await server.control.settleDeliveries(5000);
@@ -300,10 +300,23 @@ const SHOWS: Record<FaultId, (server: TestServer) => Promise<boolean>> = {
   },
   async webhook_wrong_signature(server) {
     const { received, secret } = await deliveredOnOrder(server, true);
-    // Judged against the server's clock, which other observations on the same server may have advanced.
-    const verifies = (request: ReceivedWebhook) =>
-      signatureProblem(secret, { method: request.method, path: request.path, headers: request.headers as Record<string, string>, body: request.body, receivedAt: 0 }, server.store.clock().getTime()) === undefined;
-    return received.length > 0 && received.some((request) => request.headers['webhook-signature'] !== undefined && !verifies(request));
+    // The platform's own verifiers judge: neither SDK line accepts a delivery signed with another key.
+    const verdicts = await Promise.all(received.map((request) => verifyWithBoth(request.body, request.headers, secret)));
+    return verdicts.length > 0 && verdicts.some((v) => !v['0.49.0'].accepted && !v['1.0.1'].accepted && /No matching signature/.test(v['1.0.1'].error ?? ''));
+  },
+  async webhook_decoded_key(server) {
+    // A secret whose token is standard base64 (the shape the reference used to make), which the 1.x line's fallback can decode.
+    const { received, secret } = await deliveredOnOrder(server, true, `whsec_${Buffer.alloc(32, 5).toString('base64')}`);
+    // Only the 1.x line's fallback accepts the decoded key; the 0.x line, which the framework adapters bundle, rejects it.
+    const verdicts = await Promise.all(received.map((request) => verifyWithBoth(request.body, request.headers, secret)));
+    return verdicts.length > 0 && verdicts.every((v) => !v['0.49.0'].accepted && v['1.0.1'].accepted);
+  },
+  async webhook_test_clock_timestamp(server) {
+    // Once the test clock runs ahead of the wall clock, both lines reject what it stamped as too new.
+    server.control.advanceClock(86_400_000);
+    const { received, secret } = await deliveredOnOrder(server, true);
+    const verdicts = await Promise.all(received.map((request) => verifyWithBoth(request.body, request.headers, secret)));
+    return verdicts.length > 0 && verdicts.every((v) => !v['0.49.0'].accepted && /too new/.test(v['1.0.1'].error ?? ''));
   },
   async webhook_disabled_delivered(server) {
     return (await deliveredOnOrder(server, false)).received.length > 0;

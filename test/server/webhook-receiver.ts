@@ -31,16 +31,18 @@ export interface WebhookReceiver {
 /**
  * Starts a receiver.
  * @param answers statuses of the first requests, in turn (then 200)
+ * @param judge when given, decides each request's status as it arrives (a verifier's verdict), instead of `answers`
  */
-export async function startWebhookReceiver(answers: number[] = []): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(answers: number[] = [], judge?: (request: Omit<ReceivedWebhook, 'answeredWith'>) => number | Promise<number>): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const receiver = { received, answers: [...answers] } as WebhookReceiver;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const status = receiver.answers.shift() ?? 200;
-      received.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), answeredWith: status });
+    request.on('end', async () => {
+      const arrived = { method: request.method ?? '', path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const status = judge ? await judge(arrived) : (receiver.answers.shift() ?? 200);
+      received.push({ ...arrived, answeredWith: status });
       response.writeHead(status, { 'content-type': 'text/plain', connection: 'close' }).end(status < 300 ? 'ok' : 'no');
     });
   });

@@ -54,7 +54,7 @@ describe('the stateful scenarios', () => {
 
   test('faults a scenario catches name it as their detector', () => {
     const byScenario = FAULTS.filter((f) => SCENARIO_IDS.includes(f.detectedBy));
-    expect(byScenario.map((f) => f.id).sort()).toEqual(['benefits_foreign_accepted', 'cancel_at_period_end_ignored', 'event_skipped', 'introspect_unknown_active', 'invitation_token_reusable', 'invoice_generated_implicitly', 'no_cascade_on_delete', 'oauth_code_reusable', 'order_paid_before_created', 'portal_isolation_broken', 'refund_event_skipped', 'renewal_period_unchanged', 'renewal_without_order', 'upload_checksum_ignored', 'webhook_disabled_delivered', 'webhook_unsigned', 'webhook_wrong_signature']);
+    expect(byScenario.map((f) => f.id).sort()).toEqual(['benefits_foreign_accepted', 'cancel_at_period_end_ignored', 'event_skipped', 'introspect_unknown_active', 'invitation_token_reusable', 'invoice_generated_implicitly', 'no_cascade_on_delete', 'oauth_code_reusable', 'order_paid_before_created', 'portal_isolation_broken', 'refund_event_skipped', 'renewal_period_unchanged', 'renewal_without_order', 'upload_checksum_ignored', 'webhook_decoded_key', 'webhook_disabled_delivered', 'webhook_test_clock_timestamp', 'webhook_unsigned', 'webhook_wrong_signature']);
   });
 
   test.each<[string, string[] | undefined, string[] | undefined, number]>([

@@ -16,7 +16,7 @@ describe('webhooks:list_endpoints', () => {
     expect(ids(items).sort()).toEqual(ids([...own]).sort());
     expect(new Set(items.map((item: { enabled: boolean }) => item.enabled))).toEqual(new Set([true, false]));
     for (const item of items) {
-      expect(item.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+      expect(item.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
       expect(Buffer.from(item.secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
       expect(item.events.length).toBeGreaterThan(0);
     }
