@@ -23,7 +23,7 @@ export const contentTypeConformance: Check = {
   severity: 'medium',
   rule: 'openapi.response.content',
   layer: 'generic',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

@@ -36,7 +36,7 @@ export const embeddedReferencesConsistent: Check = {
   severity: 'high',
   rule: 'references.embedded_consistent',
   layer: 'api',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

@@ -20,7 +20,7 @@ export const filterRespected: Check = {
   severity: 'high',
   rule: 'lists.filters',
   layer: 'generic',
-  everyExchange: false,
+  evidence: 'exchange',
   conformanceClass: 'pagination',
   level: 'must',
   needs: 'exchange',

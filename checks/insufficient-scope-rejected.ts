@@ -16,7 +16,7 @@ export const insufficientScopeRejected: Check = {
   severity: 'critical',
   rule: 'auth.scopes',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'auth',
   level: 'must',
   needs: 'no_scope',

@@ -12,7 +12,7 @@ export const invalidAuthRejected: Check = {
   severity: 'critical',
   rule: 'auth.invalid_credentials',
   layer: 'generic',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'auth',
   level: 'must',
   needs: 'invalid_credentials',

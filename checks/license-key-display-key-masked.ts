@@ -14,7 +14,7 @@ export const licenseKeyDisplayKeyMasked: Check = {
   severity: 'high',
   rule: 'license_keys.display_key_masked',
   layer: 'api',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

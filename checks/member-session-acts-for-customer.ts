@@ -26,7 +26,7 @@ export const memberSessionActsForCustomer: Check = {
   severity: 'high',
   rule: 'auth.customer_portal_sessions',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'auth',
   level: 'must',
   needs: 'roles',

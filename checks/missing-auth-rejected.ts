@@ -12,7 +12,7 @@ export const missingAuthRejected: Check = {
   severity: 'critical',
   rule: 'auth.missing_credentials',
   layer: 'generic',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'auth',
   level: 'must',
   needs: 'anonymous',

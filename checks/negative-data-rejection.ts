@@ -18,7 +18,7 @@ export const negativeDataRejection: Check = {
   severity: 'high',
   rule: 'errors.validation',
   layer: 'generic',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'core',
   level: 'must',
   needs: 'negative',

@@ -11,7 +11,7 @@ export const notAServerError: Check = {
   severity: 'critical',
   rule: 'robustness.no_server_error',
   layer: 'generic',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

@@ -18,7 +18,7 @@ export const notFoundErrorBody: Check = {
   severity: 'medium',
   rule: 'errors.not_found',
   layer: 'generic',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'core',
   level: 'must',
   needs: 'not_found',

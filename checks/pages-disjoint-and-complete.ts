@@ -18,7 +18,7 @@ export const pagesDisjointAndComplete: Check = {
   severity: 'high',
   rule: 'pagination.walk',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'walk',
   conformanceClass: 'pagination',
   level: 'must',
   needs: 'walk',

@@ -13,7 +13,7 @@ export const paginationCountsConsistent: Check = {
   severity: 'high',
   rule: 'pagination.counts',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'exchange',
   conformanceClass: 'pagination',
   level: 'must',
   needs: 'exchange',

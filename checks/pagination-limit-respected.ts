@@ -12,7 +12,7 @@ export const paginationLimitRespected: Check = {
   severity: 'high',
   rule: 'limits.page_size',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'exchange',
   conformanceClass: 'limits',
   level: 'must',
   needs: 'exchange',

@@ -14,7 +14,7 @@ export const patTokenAccepted: Check = {
   severity: 'high',
   rule: 'auth.bearer_tokens_management',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'auth',
   level: 'must',
   needs: 'roles',

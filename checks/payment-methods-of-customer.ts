@@ -21,7 +21,7 @@ export const paymentMethodsOfCustomer: Check = {
   severity: 'high',
   rule: 'customers.payment_methods_of_customer',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

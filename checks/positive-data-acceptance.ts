@@ -45,7 +45,7 @@ export const positiveDataAcceptance: Check = {
   severity: 'high',
   rule: 'errors.validation',
   layer: 'generic',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'core',
   level: 'should',
   needs: 'exchange',

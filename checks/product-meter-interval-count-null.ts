@@ -13,7 +13,7 @@ export const productMeterIntervalCountNull: Check = {
   severity: 'low',
   rule: 'products.meter_interval_count_null_without_cycle',
   layer: 'api',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

@@ -20,7 +20,7 @@ export const productRecurringConsistent: Check = {
   severity: 'medium',
   rule: 'products.recurring_consistent',
   layer: 'api',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

@@ -67,7 +67,7 @@ export const rateLimitEnforced: Check = {
   severity: 'medium',
   rule: 'limits.rate',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'limits',
   level: 'should',
   needs: 'burst',

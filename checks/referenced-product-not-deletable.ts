@@ -15,7 +15,7 @@ export const referencedProductNotDeletable: Check = {
   severity: 'medium',
   rule: 'products.is_deletable_when_referenced',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

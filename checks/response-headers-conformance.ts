@@ -241,7 +241,7 @@ export const responseHeadersConformance: Check = {
   severity: 'medium',
   rule: 'http.response_headers',
   layer: 'generic',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'should',
   needs: 'exchange',

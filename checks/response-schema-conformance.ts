@@ -40,7 +40,7 @@ export const responseSchemaConformance: Check = {
   severity: 'high',
   rule: 'openapi.response.schema',
   layer: 'generic',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

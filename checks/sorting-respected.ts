@@ -29,7 +29,7 @@ export const sortingRespected: Check = {
   severity: 'medium',
   rule: 'lists.sorting',
   layer: 'generic',
-  everyExchange: false,
+  evidence: 'exchange',
   conformanceClass: 'pagination',
   level: 'must',
   needs: 'exchange',

@@ -23,7 +23,7 @@ export const statusCodeConformance: Check = {
   severity: 'medium',
   rule: 'openapi.responses',
   layer: 'generic',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

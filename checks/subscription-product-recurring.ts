@@ -13,7 +13,7 @@ export const subscriptionProductRecurring: Check = {
   severity: 'medium',
   rule: 'subscriptions.recurring_product',
   layer: 'api',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

@@ -25,7 +25,7 @@ export const tenantIsolationLists: Check = {
   severity: 'critical',
   rule: 'auth.tenant_isolation.lists',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'tenancy',
   level: 'must',
   needs: 'roles',

@@ -17,7 +17,7 @@ export const tenantIsolation: Check = {
   severity: 'critical',
   rule: 'auth.tenant_isolation',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'tenancy',
   level: 'must',
   needs: 'other_org',

@@ -97,7 +97,7 @@ export const timestampPrecisionOfVersion: Check = {
   severity: 'medium',
   rule: 'versioning.timestamp_precision',
   layer: 'api',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'versions',
   level: 'must',
   needs: 'exchange',

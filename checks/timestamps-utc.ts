@@ -54,7 +54,7 @@ export const timestampsUtc: Check = {
   severity: 'medium',
   rule: 'conventions.timestamps_utc',
   layer: 'api',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'core',
   level: 'must',
   needs: 'exchange',

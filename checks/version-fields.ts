@@ -58,7 +58,7 @@ export const versionFields: Check = {
   severity: 'medium',
   rule: 'versioning.is_deletable',
   layer: 'api',
-  everyExchange: true,
+  evidence: 'exchange',
   conformanceClass: 'versions',
   level: 'must',
   needs: 'exchange',

@@ -29,6 +29,8 @@ function sent(write: Exchange): Record<string, unknown> {
 const ok = (exchange: Exchange) => exchange.response !== undefined && exchange.response.status >= 200 && exchange.response.status < 300;
 
 const billingKept: Effect = (write, readBack) => {
+  // A write that did not set the billing name shows nothing a read can compare (the address's fields may be partial).
+  if (!Object.hasOwn(sent(write), 'billing_name')) return undefined;
   const order = record(readBack);
   if (!ok(readBack) || !order) return `reading the order back answered ${readBack.response?.status ?? 'nothing'}`;
   const name = sent(write).billing_name;
@@ -50,6 +52,7 @@ export const WRITE_EFFECTS: Readonly<Record<string, WriteEffect>> = {
   'POST /v1/orders/{id}/invoice': { reads: ['GET /v1/orders/{id}/invoice'], effect: invoiceExists },
   'POST /v1/customer-portal/orders/{id}/invoice': { reads: ['GET /v1/customer-portal/orders/{id}/invoice'], effect: invoiceExists },
   'POST /v1/products/{id}/benefits': { reads: ['GET /v1/products/{id}', 'GET /v1/products/'], effect: (write, readBack) => {
+    if (!Array.isArray(sent(write).benefits)) return undefined;
     const product = record(readBack);
     if (!ok(readBack) || !product) return `reading the product back answered ${readBack.response?.status ?? 'nothing'}`;
     const want = [...new Set((sent(write).benefits as unknown[] | undefined) ?? [])].map(String).sort();
@@ -73,7 +76,10 @@ export const WRITE_EFFECTS: Readonly<Record<string, WriteEffect>> = {
 /**
  * A valid write on a fixture made for it is accepted (2xx), and its effect shows when its owner
  * reads the resource back: a write that answers 2xx but changes nothing is a finding. Only the
- * bundled API's writes, whose effects the description states, are judged.
+ * bundled API's writes, whose effects the description states, are judged. Its evidence is a write
+ * and the same client's next read of that record (`write_then_read`), staged by the writes suite
+ * (the read planned by engine/write-cases.ts) or found in any traffic; a read its effect cannot be
+ * seen in (another operation) or a write that set nothing a read can compare judges nothing.
  * @see spec/rules.yaml writes.effect_visible
  */
 export const writeEffectVisible: Check = {
@@ -82,7 +88,8 @@ export const writeEffectVisible: Check = {
   severity: 'critical',
   rule: 'writes.effect_visible',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'pair',
+  pair: 'write_then_read',
   conformanceClass: 'state',
   level: 'must',
   needs: 'exchange',
@@ -114,7 +121,10 @@ export const writeEffectVisible: Check = {
         actual: response.json ?? response.body.slice(0, 200),
       }];
     }
-    const wrong = WRITE_EFFECTS[`${ctx.operation.method} ${ctx.operation.path}`]!.effect(exchange, readBack);
+    const effect = WRITE_EFFECTS[`${ctx.operation.method} ${ctx.operation.path}`]!;
+    const read = readBack.case.operationId === '' ? undefined : ctx.spec.operations.find((o) => o.operationId === readBack.case.operationId);
+    if (read && !effect.reads.includes(`${read.method} ${read.path}`)) return [];
+    const wrong = effect.effect(exchange, readBack);
     if (!wrong) return [];
     return [{
       kind: 'write_not_persisted',

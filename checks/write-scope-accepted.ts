@@ -17,7 +17,7 @@ export const writeScopeAccepted: Check = {
   severity: 'high',
   rule: 'auth.write_scope_suffices',
   layer: 'api',
-  everyExchange: false,
+  evidence: 'probe',
   conformanceClass: 'auth',
   level: 'must',
   needs: 'roles',

@@ -130,9 +130,41 @@ export interface CheckContext {
  * list, so that comparisons see the most records) sent with each role of `Check.roles` in turn
  * (`exchange` the last role's, `history` the others' in order); `not_found` a request with the
  * operation's usual credentials whose path parameters name no existing resource (values drawn from
- * their schemas) and, when the operation takes a JSON body, a valid body drawn from its schema.
+ * their schemas) and, when the operation takes a JSON body, a valid body drawn from its schema;
+ * `two_shapes` a list request and the same list under another page size (`limit` 100, or 10 when
+ * the case asks for 100; `exchange` the second, `history` the first); `repeat` a read and the same
+ * read asked again of the target, past every cache of the harness (`exchange` the second, `history`
+ * the first). `needs` says how a run stages the evidence of the check's own cell; wherever else
+ * that evidence appears, the engine routes it to the check too (`Check.evidence`).
  */
-export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope' | 'negative' | 'invalid_credentials' | 'other_org' | 'reader' | 'defaults' | 'burst' | 'roles' | 'not_found';
+export type CheckNeeds = 'exchange' | 'walk' | 'anonymous' | 'no_scope' | 'negative' | 'invalid_credentials' | 'other_org' | 'reader' | 'defaults' | 'burst' | 'roles' | 'not_found' | 'two_shapes' | 'repeat';
+
+/**
+ * The kinds of evidence the engine routes to checks, from whatever source it comes (a run's cells,
+ * a scenario step, a model command, the proxy, a HAR file, `judgeExchange`, the vitest helper):
+ * `exchange` one exchange with its request, judged wherever an exchange of an operation the check
+ * applies to appears; `pair` two exchanges of one client related as {@link Check.pair} says; `walk`
+ * the pages of one list walked by one client (the last page and the pages before); `probe` an
+ * exchange only the harness can stage (a request without, with wrong or with scope-less
+ * credentials, invalid data, a missing resource, another organization's token, a burst, the same
+ * request under several roles), which observed traffic shows only where the credentials' role is
+ * known. A webhook delivery is judged by the scenarios that receive it (checks/stateful/webhook-deliveries.ts).
+ * @see docs/architecture.md (Evidence)
+ */
+export type EvidenceKind = 'exchange' | 'pair' | 'walk' | 'probe';
+
+/**
+ * How the two exchanges of a `pair` relate (always one client, the same credentials; no write by
+ * any client between them, except the write of `write_then_read` itself). The check's `exchange` is
+ * the pair's subject and `history` holds the other one:
+ * `write_then_read` a successful write and the same client's next read of the record it wrote
+ * (subject: the write); `read_then_read` the same record read twice, the same request (subject:
+ * the second read); `list_two_shapes` the same list (the same operation, path and filters) asked
+ * under two shapes (another page, page size or sort order, or without page and limit; subject: the
+ * later answer); `token_then_introspection` a token answer and the introspection of the access or
+ * refresh token it issued (subject: the token answer).
+ */
+export type PairRelation = 'write_then_read' | 'read_then_read' | 'list_two_shapes' | 'token_then_introspection';
 
 /** A check's layer: `generic` (any OpenAPI document) or `api` (the bundled API's rules only). */
 export type CheckLayer = 'generic' | 'api';
@@ -165,12 +197,20 @@ export interface Check {
   rule: string;
   /** `generic`: follows from OpenAPI alone and runs on any document; `api`: a rule of the bundled API (spec/rules.yaml), not applicable elsewhere. */
   layer: CheckLayer;
-  /** Judges every exchange the harness makes (cases, probes, scenario steps, fixtures: engine/judge.ts), not only its own cases. */
-  everyExchange: boolean;
+  /**
+   * The evidence it judges, which the engine routes to it from every source (engine/judge.ts,
+   * engine/evidence.ts): an `exchange` check judges every exchange of an operation it applies to
+   * (cases, probes, scenario steps, fixtures, observed traffic), not only its own cases; it reads
+   * the exchange alone (its request and response) and the operation's document.
+   */
+  evidence: EvidenceKind;
+  /** `pair` evidence only: the relation of the two exchanges it judges. */
+  pair?: PairRelation;
   /** The conformance class its verdicts count in (the reports' conformance statement). */
   conformanceClass: ConformanceClass;
   /** The requirement level the API description's wording gives the rule: a `must` failure is non-conformance, a `should` one a deviation (`--fail-on`). */
   level: RequirementLevel;
+  /** How a run stages the evidence of the check's own cells (see {@link CheckNeeds}). */
   needs: CheckNeeds;
   /** `roles` evidence only: whose credentials the request is sent with, in order (the last one's is the checked exchange). */
   roles?: readonly Role[];

@@ -14,31 +14,39 @@ import type { Client } from './client.js';
 import { makeFailure, type FailureRun, type FailureSubject } from '../core/failure.js';
 import { countExchange, timed } from '../core/timings.js';
 import { acceptedBy, type BaselineEntry } from './baseline.js';
+import { PairFinder } from './evidence.js';
 import type { CellMeta, Check, CheckContext, Exchange, Failure, Finding, HttpResponse } from '../core/types.js';
 
 /**
- * The checks that judge any answer of an operation, whatever the request asked (`Check.everyExchange`):
- * they look at the response alone (and the operation's document), never at what the query meant.
+ * The checks that judge any exchange of an operation, whatever the request asked (`Check.evidence`
+ * `exchange`): they look at the exchange alone (its request and answer) and the operation's document.
  */
-export const RESPONSE_CHECK_IDS: readonly string[] = CHECKS.filter((c) => c.everyExchange).map((c) => c.id);
+export const RESPONSE_CHECK_IDS: readonly string[] = CHECKS.filter((c) => c.evidence === 'exchange').map((c) => c.id);
 
 /** The response checks, in report order. */
 export const RESPONSE_CHECKS: readonly Check[] = CHECKS.filter((c) => RESPONSE_CHECK_IDS.includes(c.id));
+
+/** The checks that judge two exchanges of one client (`Check.evidence` `pair`), in report order. */
+export const PAIR_CHECKS: readonly Check[] = CHECKS.filter((c) => c.evidence === 'pair');
+
+/** The checks the one judging path routes evidence to, in report order: the response checks and the pair checks. */
+export const ROUTED_CHECKS: readonly Check[] = CHECKS.filter((c) => c.evidence === 'exchange' || c.evidence === 'pair');
 
 /** The findings of the response checks on each answer already judged, by check, operation and method. */
 const verdicts = new WeakMap<object, Map<string, Finding[]>>();
 
 /**
- * The findings of a response check (`Check.everyExchange`) on an exchange that got an answer: run
- * once per answer, operation and method, since such a check reads only the response, the
- * operation's document and the request's method (docs/architecture.md, Checks). An answer is
+ * The findings of a response check (`Check.evidence` `exchange`) on an exchange that got an answer:
+ * run once per answer, operation and method, since such a check reads only that exchange and the
+ * operation's document, and an answer belongs to one request (a read shared by the harness's
+ * caches is the same request asked again) (docs/architecture.md, Checks). An answer is
  * judged again when a cell's own check is a response check the one judging path already ran,
  * and when a cached read answers another case.
  * @returns the findings, shared between callers: copy before changing them
  */
 export function responseFindings(check: Check, ctx: CheckContext, exchange: Exchange): Finding[] {
   const response = exchange.response;
-  if (!response || !check.everyExchange) return check.run(ctx, exchange, []);
+  if (!response || check.evidence !== 'exchange') return check.run(ctx, exchange, []);
   let known = verdicts.get(response);
   if (!known) verdicts.set(response, (known = new Map()));
   const key = `${check.id}\u0000${ctx.operation.operationId}\u0000${exchange.request.method}`;
@@ -107,38 +115,57 @@ export function stepLines(steps: readonly string[] | undefined): string[] {
 const KEEP_PER_KIND = 1;
 
 /**
- * Judges exchanges with the response checks and keeps, per (operation, check), the failures found
- * (at most {@link KEEP_PER_KIND} per finding kind, the others counted). Cells that found nothing
- * are not emitted: they would only repeat the cells of the check-driven suites. Exchanges of a
- * request outside the document (a URL the target handed out, the reference's control API) are
- * not judged: the document says nothing of them.
+ * Judges exchanges with the routed checks and keeps, per (operation, check), the failures found
+ * (at most {@link KEEP_PER_KIND} per finding kind, the others counted): each exchange with the
+ * response checks, and each pair of exchanges it completes (engine/evidence.ts `PairFinder`: a
+ * write and its read, a record read twice, a list under two shapes, a token and its
+ * introspection) with the pair checks of that relation, on the pair's subject. Cells that found
+ * nothing are not emitted: they would only repeat the cells of the check-driven suites. Exchanges
+ * of a request outside the document (a URL the target handed out, the reference's control API)
+ * are not judged: the document says nothing of them.
  */
 export class JudgedCells {
   readonly #spec: LoadedSpec;
   readonly #cells = new Map<string, CellMeta>();
   readonly #seen = new Map<string, number>();
   readonly #checks: readonly Check[];
+  readonly #pairChecks: readonly Check[];
+  readonly #pairs = new PairFinder();
 
   readonly #baseline: readonly BaselineEntry[];
+  readonly #onPairJudged: ((operation: Operation, check: Check) => void) | undefined;
 
   /**
-   * @param checks the response checks to apply (default all of {@link RESPONSE_CHECKS}, e.g. narrowed by `--checks`)
+   * @param checks the routed checks to apply (default all of {@link ROUTED_CHECKS}, e.g. narrowed by `--checks`): the response checks judge each exchange, the pair checks each pair
    * @param baseline accepted deviations: a failure one accepts is kept in a passed cell's `accepted`, never failing it
+   * @param onPairJudged told of each pair a pair check judged, with the pair's subject operation (an observed run counts them)
    */
-  constructor(spec: LoadedSpec, checks: readonly Check[] = RESPONSE_CHECKS, baseline: readonly BaselineEntry[] = []) {
+  constructor(spec: LoadedSpec, checks: readonly Check[] = ROUTED_CHECKS, baseline: readonly BaselineEntry[] = [], onPairJudged?: (operation: Operation, check: Check) => void) {
     this.#spec = spec;
-    this.#checks = checks;
+    // Each exchange is judged by the checks given that do not judge pairs (an observed run hands probe and walk checks the exchanges they judge).
+    this.#checks = checks.filter((c) => c.evidence !== 'pair');
+    this.#pairChecks = checks.filter((c) => c.evidence === 'pair');
     this.#baseline = baseline;
+    this.#onPairJudged = onPairJudged;
   }
 
   /**
-   * Judges one exchange of `operation` with every response check that applies to it.
+   * Judges one exchange of `operation` with every response check that applies to it, and the
+   * pairs it completes with the pair checks.
    * @returns the failures found (also kept for {@link take})
    */
   judge(operation: Operation, exchange: Exchange, source: JudgedSource): Failure[] {
     if (!this.#spec.operations.includes(operation)) return [];
     countExchange();
-    return timed('judging', () => this.#judge(operation, exchange, source));
+    return timed('judging', () => [...this.#judge(operation, exchange, source), ...this.#judgePairs(operation, exchange, source)]);
+  }
+
+  /**
+   * Forgets the exchanges awaiting their pair that a change the judging path did not see may have
+   * made stale (an adapter's call, a request outside the document that changes state).
+   */
+  forget(): void {
+    this.#pairs.forget();
   }
 
   #judge(operation: Operation, exchange: Exchange, source: JudgedSource): Failure[] {
@@ -156,6 +183,29 @@ export class JudgedCells {
         const failure = makeFailure(subjectOf(check, operation), finding, { exchange, lines: stepLines(source.steps) }, source);
         found.push(failure);
         this.#keep(failure);
+      }
+    }
+    return found;
+  }
+
+  #judgePairs(operation: Operation, exchange: Exchange, source: JudgedSource): Failure[] {
+    const pairs = this.#pairs.observe(operation, exchange);
+    if (pairs.length === 0 || this.#pairChecks.length === 0) return [];
+    const found: Failure[] = [];
+    for (const pair of pairs) {
+      const ctx = { spec: this.#spec, operation: pair.subject.operation };
+      for (const check of this.#pairChecks) {
+        if (check.pair !== pair.relation || !appliesTo(check, ctx)) continue;
+        this.#onPairJudged?.(pair.subject.operation, check);
+        for (const finding of check.run(ctx, pair.subject.exchange, [pair.other.exchange])) {
+          const other = pair.other.exchange.request;
+          const lines = [...stepLines(source.steps), `Judged with ${other.method} ${other.url} (${pair.relation.replace(/_/g, ' ')}): ${pair.other.exchange.response?.status ?? 'no answer'}`];
+          // The reproducer's steps are the two requests in the order they were sent.
+          const trail = pair.relation === 'write_then_read' || pair.relation === 'token_then_introspection' ? [pair.subject.exchange, pair.other.exchange] : [pair.other.exchange, pair.subject.exchange];
+          const failure = makeFailure(subjectOf(check, pair.subject.operation), finding, { exchange: pair.subject.exchange, trail, lines }, source);
+          found.push(failure);
+          this.#keep(failure);
+        }
       }
     }
     return found;

@@ -10,14 +10,14 @@ import { selectChecks } from '../checks/index.js';
 import type { Harvest } from '../generators/query-case.js';
 import { loadSpec, type LoadedSpec, type Operation } from '../core/spec/load.js';
 import { type TargetAdapter } from '../core/adapter.js';
-import { loadAdapter } from './adapters/load.js';
+import { afterEachCall, loadAdapter } from './adapters/load.js';
 import { createCachingClient, SharedReads, sharingReads } from './caching-client.js';
 import { runCell } from './cell/run.js';
 import { MAX_WRITE_CASES, sendWriteCases, type WriteEvidence } from './cell/evidence.js';
 import { createClient, type Client } from './client.js';
 import { failureRunOf, operationSeed, readRunContext, statefulRunContext, type RunContext } from './context.js';
 import { harvestValues } from './harvest.js';
-import { JudgedCells, judgingClient, RESPONSE_CHECKS } from './judge.js';
+import { JudgedCells, judgingClient, ROUTED_CHECKS } from './judge.js';
 import { SAFE_METHODS } from '../core/operation-needs.js';
 import type { CellMeta, Check, CheckNeeds } from '../core/types.js';
 import { writeCaseMaker } from './write-cases.js';
@@ -69,9 +69,9 @@ export function settle({ task, skip }: CellOutcome, cell: CellMeta, judged: Cell
   if (cell.status === 'skipped' || cell.status === 'not_applicable') skip(cell.skipReason);
 }
 
-/** The response checks the run selects (`--checks`), for the one judging path. */
-export function selectedResponseChecks(run: RunContext) {
-  return run.checks?.length ? RESPONSE_CHECKS.filter((c) => run.checks!.includes(c.id)) : RESPONSE_CHECKS;
+/** The routed checks (response and pair checks) the run selects (`--checks`), for the one judging path. */
+export function selectedRoutedChecks(run: RunContext) {
+  return run.checks?.length ? ROUTED_CHECKS.filter((c) => run.checks!.includes(c.id)) : ROUTED_CHECKS;
 }
 
 /** Which operations a suite declares tests for: those that change no state, or those that do (the `writes` suite). */
@@ -96,7 +96,7 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
   const inShard = (o: Operation) => !run.shardUnits || (suite !== undefined && run.shardUnits.includes(unitId(suite, o.operationId)));
   const operations = spec.operations.filter((o) => inScope(o) && inShard(o) && (!run.operations || run.operations.includes(o.operationId)));
   if (checks.length === 0 || operations.length === 0) return;
-  const judged = new JudgedCells(spec, selectedResponseChecks(run), run.baseline ?? []);
+  const judged = new JudgedCells(spec, selectedRoutedChecks(run), run.baseline ?? []);
   // Reads are cached only where nothing changes state; writes and their read-backs must see the
   // target as it is now. A 2xx read is shared with the other such suites of this worker (below the
   // judging client: each suite judges what it gets), and asked once per suite otherwise (above it).
@@ -149,7 +149,7 @@ export async function defineChecksSuite(needs: readonly CheckNeeds[], scope: Ope
       });
       for (const check of applicable) {
         test(check.id, async (context) => {
-          const writes = scope === 'unsafe' ? writeCaseMaker(spec, operation, run.target, await (adapter ??= loadAdapter(run.adapter, run.target))) : undefined;
+          const writes = scope === 'unsafe' ? writeCaseMaker(spec, operation, run.target, await (adapter ??= loadAdapter(run.adapter, run.target).then((loaded) => loaded && afterEachCall(loaded, () => judged.forget())))) : undefined;
           const cell = await runCell({
             spec,
             operation,

@@ -91,3 +91,25 @@ export async function loadAdapter(source: AdapterSource | undefined, target: Tar
   }
   return guardAdapter(created, path.basename(source.file));
 }
+
+/**
+ * The adapter with `after` called once each capability call has settled (answered or thrown):
+ * the one judging path forgets then the exchanges awaiting their pair, since a read after the
+ * call may show what the call changed (engine/evidence.ts). `close` and non-function members are
+ * passed through as they are.
+ */
+export function afterEachCall(adapter: TargetAdapter, after: () => void): TargetAdapter {
+  return new Proxy(adapter, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function' || property === 'close') return value;
+      return async (...args: unknown[]) => {
+        try {
+          return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        } finally {
+          after();
+        }
+      };
+    },
+  });
+}

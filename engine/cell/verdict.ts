@@ -26,7 +26,7 @@ export function judgeEvidence(check: Check, ctx: { spec: LoadedSpec; operation: 
   const silent = [exchange, ...history].map(noAnswerFinding).find((f) => f !== undefined);
   if (silent) return [silent];
   // A response check reads the answer alone: its verdict on an answer already judged is reused.
-  return check.everyExchange && history.length === 0 ? [...responseFindings(check, ctx, exchange)] : check.run(ctx, exchange, history);
+  return check.evidence === 'exchange' && history.length === 0 ? [...responseFindings(check, ctx, exchange)] : check.run(ctx, exchange, history);
 }
 
 /** Collects the statuses seen and parameters sent by a cell's exchanges, for spec coverage. */

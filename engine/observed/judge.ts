@@ -8,16 +8,16 @@
  * @see docs/observed.md; docs/architecture.md (A finding's way)
  */
 import { CHECKS } from '../../checks/index.js';
-import { WRITE_EFFECTS } from '../../checks/write-effect-visible.js';
 import type { SecretRef } from '../../core/curl.js';
 import { makeFailure } from '../../core/failure.js';
 import { requestedPage } from '../../checks/support.js';
 import { acceptsOrganizationToken } from '../../core/operation-needs.js';
 import { API_VERSIONS, type LoadedSpec, type Operation } from '../../core/spec/load.js';
-import type { CellMeta, Check, Exchange, Failure, HttpRequest, HttpResponse, Role, TestCase } from '../../core/types.js';
+import type { CellMeta, Check, Exchange, Failure, HttpRequest, HttpResponse, PairRelation, Role, TestCase } from '../../core/types.js';
 import type { BaselineEntry } from '../baseline.js';
 import { factsOf } from '../conformance.js';
-import { JudgedCells, RESPONSE_CHECKS, type JudgedSource } from '../judge.js';
+import { credentialOf } from '../evidence.js';
+import { JudgedCells, PAIR_CHECKS, RESPONSE_CHECKS, ROUTED_CHECKS, type JudgedSource } from '../judge.js';
 import { finishResults, type HarnessProblem, type RunResults } from '../results.js';
 import type { ObservedExchange } from './exchange.js';
 import { observedCase, OperationMatcher } from './match.js';
@@ -25,16 +25,8 @@ import { redactRequest } from './redact.js';
 
 export type { ObservedExchange } from './exchange.js';
 
-/**
- * Checks that judge one observed answer besides the response checks: API rules of a single list
- * answer (its page size, counts, filters and sort order against the request's own query) and of
- * the records it holds. Each reads only the exchange, so a correct implementation never fails one
- * whatever the client asked.
- */
-const SINGLE_ANSWER_IDS = ['pagination_limit_respected', 'pagination_counts_consistent', 'filter_respected', 'sorting_respected', 'payment_methods_of_customer', 'referenced_product_not_deletable'];
-
-/** The checks every observed exchange of a documented operation is judged by, in report order. */
-export const OBSERVED_CHECKS: readonly Check[] = CHECKS.filter((c) => RESPONSE_CHECKS.includes(c) || SINGLE_ANSWER_IDS.includes(c.id));
+/** The checks every observed exchange of a documented operation is judged by, in report order (`Check.evidence` `exchange`). */
+export const OBSERVED_CHECKS: readonly Check[] = RESPONSE_CHECKS;
 
 const byId = (id: string): Check => CHECKS.find((c) => c.id === id)!;
 /** Judged on a request that carries no credentials, on an operation that requires them. */
@@ -43,13 +35,6 @@ const ANONYMOUS_CHECK = byId('missing_auth_rejected');
 const NO_SCOPE_CHECK = byId('insufficient_scope_rejected');
 /** Judged on a request whose token is known to carry read scopes only (`reader`). */
 const READER_CHECKS = [byId('read_scope_accepted'), byId('write_scope_required')];
-/** Judged on a successful write and the same client's first read of the same resource after it. */
-const EFFECT_CHECK = byId('write_effect_visible');
-/**
- * The field a write's request body must set for its read-back to show it (the effects of
- * `checks/write-effect-visible.ts` compare that field); a write without it is not judged.
- */
-const EFFECT_NEEDS: Readonly<Record<string, string>> = { 'PATCH /v1/orders/{id}': 'billing_name', 'PATCH /v1/customer-portal/orders/{id}': 'billing_name', 'POST /v1/products/{id}/benefits': 'benefits' };
 /** Judged on the pages of one list walked by one client. */
 const WALK_CHECK = byId('pages_disjoint_and_complete');
 
@@ -57,7 +42,7 @@ const WALK_CHECK = byId('pages_disjoint_and_complete');
 export const UNDOCUMENTED_CHECK_ID = 'operation_documented';
 
 /** Every check an observed run reports on, in report order (the matrix's columns). */
-export const OBSERVED_REPORT_CHECKS: readonly Check[] = CHECKS.filter((c) => OBSERVED_CHECKS.includes(c) || [ANONYMOUS_CHECK, NO_SCOPE_CHECK, ...READER_CHECKS, WALK_CHECK, EFFECT_CHECK].includes(c));
+export const OBSERVED_REPORT_CHECKS: readonly Check[] = CHECKS.filter((c) => OBSERVED_CHECKS.includes(c) || PAIR_CHECKS.includes(c) || [ANONYMOUS_CHECK, NO_SCOPE_CHECK, ...READER_CHECKS, WALK_CHECK].includes(c));
 
 /** What {@link ObservedJudge} is told. */
 export interface ObservedJudgeOptions {
@@ -92,6 +77,8 @@ const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH
 const MAX_WALKS = 1000;
 const MAX_UNDOCUMENTED = 200;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The token and introspection routes, judged by one judge so that a token and its introspection meet. */
+const OAUTH_ROUTES = new Set(['POST /v1/oauth2/token', 'POST /v1/oauth2/introspect']);
 
 /** The per-document judging state: the one judging path with each set of checks. */
 interface DocumentJudges {
@@ -102,7 +89,6 @@ interface DocumentJudges {
   noScope: JudgedCells;
   reader: JudgedCells;
   walk: JudgedCells;
-  effect: JudgedCells;
 }
 
 /** A page kept of a walk: an exchange whose answer holds only the ids of its items and its pagination. */
@@ -128,8 +114,6 @@ export class ObservedJudge {
   readonly #undocumented = new Map<string, CellMeta>();
   readonly #errors = new Map<string, HarnessProblem>();
   readonly #walks = new Map<string, Map<number, SlimPage>>();
-  /** The last successful write of each client (by credentials) whose effect a read can show, until another write. */
-  readonly #writes = new Map<string, { judges: DocumentJudges; operation: Operation; exchange: Exchange }>();
   #walkHistory: readonly Exchange[] = [];
   #n = 0;
 
@@ -138,17 +122,16 @@ export class ObservedJudge {
     if (options.specs.length === 0) throw new RangeError('an observed judge needs at least one document');
     this.#primary = options.specs[0]!;
     const walkCheck: Check = { ...WALK_CHECK, run: (ctx, exchange) => WALK_CHECK.run(ctx, exchange, this.#walkHistory) };
-    const effectCheck: Check = { ...EFFECT_CHECK, run: (ctx, exchange) => EFFECT_CHECK.run(ctx, exchange, this.#walkHistory) };
     const baseline = options.baseline ?? [];
     this.#documents = options.specs.map((spec) => ({
       spec,
       matcher: new OperationMatcher(spec, options.basePaths),
-      single: new JudgedCells(spec, OBSERVED_CHECKS, baseline),
+      // The routed checks: each exchange judged by the response checks, each pair it completes by the pair checks.
+      single: new JudgedCells(spec, ROUTED_CHECKS, baseline, (operation, check) => this.#countOne(spec, operation, check)),
       anonymous: new JudgedCells(spec, [ANONYMOUS_CHECK], baseline),
       noScope: new JudgedCells(spec, [NO_SCOPE_CHECK], baseline),
       reader: new JudgedCells(spec, READER_CHECKS, baseline),
       walk: new JudgedCells(spec, [walkCheck], baseline),
-      effect: new JudgedCells(spec, [effectCheck], baseline),
     }));
     for (const { token, role, env } of options.roles ?? []) {
       this.#secrets.set(token, env);
@@ -224,8 +207,9 @@ export class ObservedJudge {
   /**
    * Which exchanges must be judged by the same judge for the judging to be the same as one judge
    * of all the traffic: the multi-exchange checks relate only exchanges of one client, either the
-   * pages of one list (same operation, same query but the page) or a write and the read of the
-   * same resource (same path parameters). Exchanges with equal keys go to one judge; every
+   * shapes of one list (same operation, same query but the page, page size and order), a write and
+   * the read of the same resource or a record read twice (same path parameters), or a token and its
+   * introspection (every OAuth request goes to one judge). Exchanges with equal keys go to one judge; every
    * exchange outside the document has one key, so that its cells are kept as one judge keeps them.
    * What else ties exchanges together (a write forgets every walk and write) is {@link forget}.
    */
@@ -233,18 +217,21 @@ export class ObservedJudge {
     const url = new URL(request.url);
     const match = this.#judgesOf(request, response).matcher.match(request.method, url.pathname);
     if (!match) return 'undocumented';
+    // A token answer and the introspection of its token are a pair (engine/evidence.ts), whatever their credentials.
+    if (OAUTH_ROUTES.has(`${match.operation.method} ${match.operation.path}`)) return 'oauth2';
     const client = credentialOf(request) ?? '';
     const params = Object.entries(match.pathParams);
     if (params.length > 0) return `${client}\u0000${JSON.stringify(params.sort(([a], [b]) => a.localeCompare(b)))}`;
     if (!match.operation.paginated) return `${client}\u0000${match.operation.operationId}`;
-    const rest = [...url.searchParams].filter(([name]) => name !== 'page').sort(([a], [b]) => a.localeCompare(b));
+    // One list under its every shape (page, page size, order): its walk and its pairs are judged together.
+    const rest = [...url.searchParams].filter(([name]) => !['page', 'limit', 'sorting'].includes(name)).sort(([a], [b]) => a.localeCompare(b));
     return `${client}\u0000${match.operation.operationId}\u0000${JSON.stringify(rest)}`;
   }
 
-  /** Forgets every page walk and every write awaiting its read-back, as a write by any client does. */
+  /** Forgets every page walk and every exchange awaiting its pair (engine/evidence.ts), as a write by any client does. */
   forget(): void {
     this.#walks.clear();
-    this.#writes.clear();
+    for (const judges of this.#documents) judges.single.forget();
   }
 
   /**
@@ -296,8 +283,6 @@ export class ObservedJudge {
       this.#count(judges.spec, operation, READER_CHECKS);
     }
     if (operation.paginated && method === 'GET' && observed.response?.status === 200) failures.push(...this.#walk(judges, operation, exchange, credential ?? '', source));
-    if (SAFE_METHODS.has(method)) failures.push(...this.#readBack(operation, exchange, credential ?? '', source));
-    else this.#rememberWrite(judges, operation, exchange, credential ?? '');
     return { operationId: operation.operationId, failures, mustFailed: failures.some((f) => factsOf(f.checkId).level === 'must') };
   }
 
@@ -325,35 +310,6 @@ export class ObservedJudge {
     pages.set(page, slim);
     const failures = judges.walk.judge(operation, exchange, source);
     this.#count(judges.spec, operation, [WALK_CHECK]);
-    this.#walkHistory = [];
-    return failures;
-  }
-
-  /** Keeps a successful write whose effect a read of the same resource by the same client can show. */
-  #rememberWrite(judges: DocumentJudges, operation: Operation, exchange: Exchange, client: string): void {
-    const route = `${operation.method.toUpperCase()} ${operation.path}`;
-    const status = exchange.response?.status ?? 0;
-    if (!WRITE_EFFECTS[route] || status < 200 || status > 299) return;
-    const needs = EFFECT_NEEDS[route];
-    if (needs !== undefined && !Object.hasOwn(exchange.case.body ? parseObject(exchange.case.body.text) : {}, needs)) return;
-    this.#writes.set(client, { judges, operation, exchange });
-  }
-
-  /**
-   * Judges `write_effect_visible` on the client's last write when this read is the first read of
-   * the same resource after it: a read the write's effect names, with the same path parameters.
-   */
-  #readBack(read: Operation, exchange: Exchange, client: string, source: JudgedSource): Failure[] {
-    const write = this.#writes.get(client);
-    if (!write) return [];
-    const effect = WRITE_EFFECTS[`${write.operation.method.toUpperCase()} ${write.operation.path}`]!;
-    const params = Object.entries(write.exchange.case.pathParams);
-    const same = params.length > 0 && params.every(([name, value]) => exchange.case.pathParams[name] === value) && Object.keys(exchange.case.pathParams).length === params.length;
-    if (!effect.reads.includes(`${read.method.toUpperCase()} ${read.path}`) || !same) return [];
-    this.#writes.delete(client);
-    this.#walkHistory = [exchange];
-    const failures = write.judges.effect.judge(write.operation, write.exchange, source);
-    this.#count(write.judges.spec, write.operation, [EFFECT_CHECK]);
     this.#walkHistory = [];
     return failures;
   }
@@ -393,6 +349,11 @@ export class ObservedJudge {
     for (const name of Object.keys(testCase.pathParams)) seen.parameters.add(`path:${name}`);
   }
 
+  /** Counts one judgement of a check on an operation (a pair check's, told by the one judging path). */
+  #countOne(spec: LoadedSpec, operation: Operation, check: Check): void {
+    this.#count(spec, operation, [check]);
+  }
+
   #count(spec: LoadedSpec, operation: Operation, checks: readonly Check[]): void {
     for (const check of checks) {
       if (!this.#applies(spec, operation, check)) continue;
@@ -428,7 +389,7 @@ export class ObservedJudge {
   /** The failed cells of every document so far into `#failed`, one per operation and check. */
   #takeCells(): void {
     for (const judges of this.#documents) {
-      for (const judged of [judges.single, judges.anonymous, judges.noScope, judges.reader, judges.walk, judges.effect]) {
+      for (const judged of [judges.single, judges.anonymous, judges.noScope, judges.reader, judges.walk]) {
         for (const cell of judged.take()) {
           const key = `${cell.operationId}\u0000${cell.checkId}`;
           const had = this.#failed.get(key);
@@ -563,6 +524,14 @@ function withoutSeen(message: string): string {
   return message.replace(SEEN_ON, '');
 }
 
+/** What the traffic lacked for a pair check, by relation. */
+const PAIR_NOT_OBSERVED: Readonly<Record<PairRelation, string>> = {
+  write_then_read: 'no successful write read back by its client before another write',
+  read_then_read: 'no record read twice by one client without a write between',
+  list_two_shapes: 'no list asked by one client under two shapes (page, page size or order) without a write between',
+  token_then_introspection: 'no token answer whose token its client then introspected',
+};
+
 /** Why a check saw nothing to judge in the traffic: its operation or its evidence was not observed. */
 function notObservedReason(check: Check, operationSeen: boolean): string {
   if (!operationSeen) return 'not observed: no exchange of this operation in the traffic';
@@ -570,7 +539,7 @@ function notObservedReason(check: Check, operationSeen: boolean): string {
   if (check === NO_SCOPE_CHECK) return 'not observed: no request with a token known to carry no scope';
   if (READER_CHECKS.includes(check)) return 'not observed: no request with a token known to carry read scopes only';
   if (check === WALK_CHECK) return 'not observed: no client walked two pages of the same list';
-  if (check === EFFECT_CHECK) return 'not observed: no successful write read back by its client before another write';
+  if (check.evidence === 'pair') return `not observed: ${PAIR_NOT_OBSERVED[check.pair!]}`;
   return 'not observed';
 }
 
@@ -578,16 +547,7 @@ function operationRequiresCredentials(operation: Operation): boolean {
   return operation.security.length > 0 && !operation.security.some((alt) => Object.keys(alt).length === 0);
 }
 
-/**
- * The credential an observed request carries, as the client sent it: the Authorization header's
- * value without its scheme, else an API key header or cookie; undefined when it carries none.
- */
-export function credentialOf(request: Pick<HttpRequest, 'headers'>): string | undefined {
-  const authorization = request.headers.authorization;
-  if (authorization !== undefined && authorization.trim() !== '') return authorization.replace(/^(Bearer|Basic)\s+/i, '');
-  for (const name of ['x-api-key', 'api-key']) if (request.headers[name]) return request.headers[name];
-  return undefined;
-}
+export { credentialOf } from '../evidence.js';
 
 /** A JSON object of a request body, or an empty one. */
 function parseObject(text: string): Record<string, unknown> {

@@ -12,12 +12,12 @@ import { edge, KNOWN_EDGES } from './transitions.js';
 import { outsideOperation, type AdapterCapability, type TargetAdapter } from '../../core/adapter.js';
 import type { Skip } from '../../core/skips.js';
 import { notRunnable, type NotRunnable } from './runnable.js';
-import { loadAdapter } from '../adapters/load.js';
+import { afterEachCall, loadAdapter } from '../adapters/load.js';
 import { answerText, bodyOf, statusOf, succeeded } from '../../core/answers.js';
 import { createClient, type Client } from '../client.js';
 import { failureRunOf, readRunContext, statefulRunContext, type RunContext } from '../context.js';
 import { secretsOf, type SecretRef } from '../../core/curl.js';
-import { selectedResponseChecks, settle } from '../suite.js';
+import { selectedRoutedChecks, settle } from '../suite.js';
 import { JudgedCells, judgingClient, noAnswerFinding, stepLines } from '../judge.js';
 import { makeFailure } from '../../core/failure.js';
 import { apiCase, urlCase, type ApiRequest } from './request.js';
@@ -56,12 +56,14 @@ const MAX_STEPS = 12;
 export async function statefulSuite(): Promise<StatefulSuite> {
   const run = statefulRunContext(readRunContext());
   const spec = await loadSpec(run.specFile);
-  const judged = new JudgedCells(spec, selectedResponseChecks(run), run.baseline ?? []);
+  const judged = new JudgedCells(spec, selectedRoutedChecks(run), run.baseline ?? []);
   const failureRun = failureRunOf(run);
   let steps: () => readonly string[] = () => [];
   // Every step of every scenario and command goes through the one judging path.
   const client = judgingClient(createClient(run.target), judged, () => ({ ...failureRun, steps: steps().slice(-MAX_STEPS) }));
-  const adapter = await loadAdapter(run.adapter, run.target);
+  const loaded = await loadAdapter(run.adapter, run.target);
+  // What an adapter changes, the judging path does not see: pairs of exchanges must not straddle it.
+  const adapter = loaded && afterEachCall(loaded, () => judged.forget());
   const others = new Map<string, Client>();
   afterAll(async () => {
     await client.close();

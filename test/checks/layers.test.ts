@@ -16,15 +16,16 @@ async function elsewhere(operationId = 'products:list'): Promise<CheckContext> {
 }
 
 describe('layers', () => {
-  test('every check carries its facts: a layer, whether it judges every exchange, a conformance class and a level', () => {
+  test('every check carries its facts: a layer, the evidence it judges, a conformance class and a level', () => {
     for (const check of CHECKS) {
       expect(['generic', 'api'], check.id).toContain(check.layer);
-      expect(typeof check.everyExchange, check.id).toBe('boolean');
+      expect(['exchange', 'pair', 'walk', 'probe'], check.id).toContain(check.evidence);
+      expect(check.pair === undefined, check.id).toBe(check.evidence !== 'pair');
       expect(CONFORMANCE_CLASSES, check.id).toContain(check.conformanceClass);
       expect(['must', 'should'], check.id).toContain(check.level);
     }
-    // The checks the judging path applies to every exchange look at the answer alone.
-    expect(CHECKS.filter((c) => c.everyExchange).every((c) => c.needs === 'exchange')).toBe(true);
+    // The checks the judging path applies to every exchange are staged, in their own cells, as one exchange.
+    expect(CHECKS.filter((c) => c.evidence === 'exchange').every((c) => c.needs === 'exchange')).toBe(true);
   });
 
   test('every registered check is in one layer, and the API-rule ids are registered checks', () => {

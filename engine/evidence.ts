@@ -1,0 +1,178 @@
+/**
+ * Evidence of more than one exchange, found in a stream of exchanges whoever made them (a run's
+ * cells and scenarios, the proxy, a HAR file, `judgeExchange`): the pairs of `Check.pair` relations,
+ * each of one client (the same credentials) with no write between. The one judging path
+ * (engine/judge.ts `JudgedCells`) hands every exchange it judges to a {@link PairFinder} and every
+ * pair found to the checks whose `evidence` is `pair` with that relation, so a rule of two exchanges
+ * is written once and judged wherever its evidence appears.
+ * @see docs/architecture.md (Evidence); core/types.ts `PairRelation`
+ */
+import type { Operation } from '../core/spec/load.js';
+import type { Exchange, HttpRequest, PairRelation } from '../core/types.js';
+
+/** An exchange with the operation it was matched to. */
+export interface OperationExchange {
+  operation: Operation;
+  exchange: Exchange;
+}
+
+/** Two exchanges of one client in a relation: the check judges `subject` with `other` as its history. */
+export interface PairEvidence {
+  relation: PairRelation;
+  /** The exchange the pair's cell and findings belong to (see `PairRelation`). */
+  subject: OperationExchange;
+  other: OperationExchange;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The token endpoint: its answers issue the tokens an introspection may ask about. @see RFC 6749 section 5.1 */
+const TOKEN_ROUTE = 'POST /v1/oauth2/token';
+/** The introspection endpoint: a POST that changes nothing. @see RFC 7662 section 2 */
+const INTROSPECTION_ROUTE = 'POST /v1/oauth2/introspect';
+/** Query parameters that give a list its shape rather than its content. */
+const SHAPE_PARAMETERS = new Set(['page', 'limit', 'sorting']);
+/** Most remembered entries per kind (lists, reads, writes, tokens); the oldest is let go first. */
+const MAX_ENTRIES = 512;
+/** Most shapes remembered per list. */
+const MAX_SHAPES = 4;
+
+/**
+ * The credential a request carries, as the client sent it: the Authorization header's value
+ * without its scheme, else an API key header; undefined when it carries none.
+ */
+export function credentialOf(request: Pick<HttpRequest, 'headers'>): string | undefined {
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined && authorization.trim() !== '') return authorization.replace(/^(Bearer|Basic)\s+/i, '');
+  for (const name of ['x-api-key', 'api-key']) if (request.headers[name]) return request.headers[name];
+  return undefined;
+}
+
+/** `METHOD path` of an operation, as the document has it. */
+function routeOf(operation: Operation): string {
+  return `${operation.method.toUpperCase()} ${operation.path}`;
+}
+
+/** Whether an exchange got a 2xx answer. */
+function succeeded(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  return status !== undefined && status >= 200 && status < 300;
+}
+
+/**
+ * Whether a request may change what reads show: any method but GET, HEAD and OPTIONS, except an
+ * introspection and a token request (which issue or describe tokens, not the records read).
+ */
+export function changesState(method: string, operation: Operation | undefined): boolean {
+  if (SAFE_METHODS.has(method.toUpperCase())) return false;
+  if (!operation) return true;
+  const route = routeOf(operation);
+  return route !== INTROSPECTION_ROUTE && route !== TOKEN_ROUTE;
+}
+
+/** The fields of a form-encoded body (an OAuth request), or none. */
+function formFields(request: HttpRequest): URLSearchParams {
+  const type = request.headers['content-type'] ?? '';
+  return type.includes('application/x-www-form-urlencoded') && request.body !== undefined ? new URLSearchParams(request.body) : new URLSearchParams();
+}
+
+/** Whether `read` reads the record `write` wrote: the same path, or the write's resource above it (`/v1/products/{id}` for `/v1/products/{id}/benefits`), with the same path parameters. */
+function readsRecordOf(write: OperationExchange, read: OperationExchange): boolean {
+  const { path } = read.operation;
+  if (path !== write.operation.path && !write.operation.path.startsWith(`${path}/`)) return false;
+  const written = Object.entries(write.exchange.case.pathParams);
+  const asked = read.exchange.case.pathParams;
+  return written.length > 0 && Object.keys(asked).length > 0 && Object.entries(asked).every(([name, value]) => write.exchange.case.pathParams[name] === value);
+}
+
+/** Keeps a map below {@link MAX_ENTRIES}, letting the oldest entry go. */
+function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value as K);
+}
+
+/**
+ * Finds the pairs of `PairRelation` in a stream of exchanges, fed in the order they happened.
+ * Remembers per client the last successful write awaiting its read, the last read of each record
+ * request, the shapes of each list asked, and the tokens issued; a write by any client forgets the
+ * reads, lists and writes (their answers may no longer be the target's), never the tokens. Memory
+ * is bounded ({@link MAX_ENTRIES} per kind). Not shared between threads.
+ */
+export class PairFinder {
+  readonly #writes = new Map<string, OperationExchange>();
+  readonly #reads = new Map<string, OperationExchange>();
+  readonly #lists = new Map<string, OperationExchange[]>();
+  readonly #tokens = new Map<string, OperationExchange>();
+
+  /** Forgets what a write may have made stale: writes awaiting a read, reads and lists (tokens stay). */
+  forget(): void {
+    this.#writes.clear();
+    this.#reads.clear();
+    this.#lists.clear();
+  }
+
+  /**
+   * Takes the next exchange of the stream and gives the pairs it completes, each once.
+   * @param operation the operation it was matched to
+   */
+  observe(operation: Operation, exchange: Exchange): PairEvidence[] {
+    const method = exchange.request.method.toUpperCase();
+    const route = routeOf(operation);
+    const current: OperationExchange = { operation, exchange };
+    if (route === TOKEN_ROUTE) {
+      this.#rememberTokens(current);
+      return [];
+    }
+    if (route === INTROSPECTION_ROUTE) return this.#introspected(current);
+    const client = `${credentialOf(exchange.request) ?? ''}\u0000${exchange.request.headers['polar-version'] ?? ''}`;
+    if (changesState(method, operation)) {
+      this.forget();
+      if (succeeded(exchange) && Object.keys(exchange.case.pathParams).length > 0) bounded(this.#writes, client, current);
+      return [];
+    }
+    if (method !== 'GET' || !succeeded(exchange) || exchange.response?.json === undefined) return [];
+    const pairs: PairEvidence[] = [];
+    const write = this.#writes.get(client);
+    if (write && readsRecordOf(write, current)) {
+      this.#writes.delete(client);
+      pairs.push({ relation: 'write_then_read', subject: write, other: current });
+    }
+    if (operation.paginated) pairs.push(...this.#listed(client, current));
+    else {
+      const key = `${client}\u0000${exchange.request.url}`;
+      const earlier = this.#reads.get(key);
+      if (earlier) pairs.push({ relation: 'read_then_read', subject: current, other: earlier });
+      bounded(this.#reads, key, current);
+    }
+    return pairs;
+  }
+
+  #listed(client: string, current: OperationExchange): PairEvidence[] {
+    const { exchange, operation } = current;
+    const content = Object.entries(exchange.case.query).filter(([name]) => !SHAPE_PARAMETERS.has(name)).sort(([a], [b]) => a.localeCompare(b));
+    const key = `${client}\u0000${operation.operationId}\u0000${JSON.stringify(exchange.case.pathParams)}\u0000${JSON.stringify(content)}`;
+    const shape = shapeOf(exchange);
+    const earlier = (this.#lists.get(key) ?? []).filter((entry) => shapeOf(entry.exchange) !== shape);
+    bounded(this.#lists, key, [...earlier, current].slice(-MAX_SHAPES));
+    return earlier.map((other) => ({ relation: 'list_two_shapes', subject: current, other }));
+  }
+
+  #rememberTokens(current: OperationExchange): void {
+    const body = current.exchange.response?.json as { access_token?: unknown; refresh_token?: unknown } | undefined;
+    if (!succeeded(current.exchange) || !body) return;
+    const clientId = formFields(current.exchange.request).get('client_id') ?? '';
+    for (const token of [body.access_token, body.refresh_token]) if (typeof token === 'string' && token !== '') bounded(this.#tokens, `${clientId}\u0000${token}`, current);
+  }
+
+  #introspected(current: OperationExchange): PairEvidence[] {
+    const form = formFields(current.exchange.request);
+    const issued = this.#tokens.get(`${form.get('client_id') ?? ''}\u0000${form.get('token') ?? ''}`);
+    return issued && succeeded(current.exchange) ? [{ relation: 'token_then_introspection', subject: issued, other: current }] : [];
+  }
+}
+
+/** A list request's shape: its page, limit and sort order as asked (absent ones empty). */
+function shapeOf(exchange: Exchange): string {
+  const { query } = exchange.case;
+  return JSON.stringify([query.page ?? '', query.limit ?? '', query.sorting ?? '']);
+}
