@@ -37,6 +37,17 @@ import { referencedProductNotDeletable } from './referenced-product-not-deletabl
 import { subscriptionProductRecurring } from './subscription-product-recurring.js';
 import { timestampsUtc } from './timestamps-utc.js';
 import { writeEffectVisible } from './write-effect-visible.js';
+import { introspectionTimesInSeconds } from './introspection-times-in-seconds.js';
+import { orderFieldsConsistent } from './order-fields-consistent.js';
+import { paginationTotalStable } from './pagination-total-stable.js';
+import { recordReadStable } from './record-read-stable.js';
+import { seatClaimAnswer } from './seat-claim-answer.js';
+import { timestampsOrdered } from './timestamps-ordered.js';
+import { tokenLifetimeMatchesIntrospection } from './token-lifetime-matches-introspection.js';
+import { uploadLinksUnexpired } from './upload-links-unexpired.js';
+import { uploadPartsMatchRequest } from './upload-parts-match-request.js';
+import { writeAnswerReflectsRequest } from './write-answer-reflects-request.js';
+import { writeReadConsistent } from './write-read-consistent.js';
 import { inLayer } from './layers.js';
 
 
@@ -53,12 +64,14 @@ export const CHECKS: readonly Check[] = [
   paginationLimitRespected,
   paginationCountsConsistent,
   paginationDefaults,
+  paginationTotalStable,
   pagesDisjointAndComplete,
   sortingRespected,
   filterRespected,
   versionFields,
   timestampPrecisionOfVersion,
   timestampsUtc,
+  timestampsOrdered,
   embeddedReferencesConsistent,
   productRecurringConsistent,
   productMeterIntervalCountNull,
@@ -66,8 +79,17 @@ export const CHECKS: readonly Check[] = [
   subscriptionProductRecurring,
   licenseKeyDisplayKeyMasked,
   paymentMethodsOfCustomer,
+  orderFieldsConsistent,
+  uploadPartsMatchRequest,
+  uploadLinksUnexpired,
+  seatClaimAnswer,
+  introspectionTimesInSeconds,
+  tokenLifetimeMatchesIntrospection,
   positiveDataAcceptance,
   writeEffectVisible,
+  writeAnswerReflectsRequest,
+  writeReadConsistent,
+  recordReadStable,
   negativeDataRejection,
   notFoundErrorBody,
   missingAuthRejected,

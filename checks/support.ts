@@ -122,3 +122,31 @@ export function brief(value: unknown, max = 160): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
+
+/**
+ * When an answer was given, in epoch milliseconds: its `Date` header (the target's clock, to the
+ * second), or undefined when it has none or an unreadable one. A check that needs the answer's time
+ * reads it there, so that its verdict on a recorded exchange is the same whenever it is judged.
+ * @see RFC 9110 section 6.6.1 (Date)
+ */
+export function answerDateMs(exchange: Exchange): number | undefined {
+  const date = exchange.response?.headers.date;
+  const parsed = date === undefined ? Number.NaN : Date.parse(date);
+  return Number.isNaN(parsed) ? undefined : parsed;
+}
+
+/** The JSON object of a request body (JSON or form-encoded), or an empty one. */
+export function requestFields(exchange: Exchange): Record<string, unknown> {
+  const { body, headers } = exchange.request;
+  if (body === undefined || body === '') return {};
+  if ((headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(body));
+  try {
+    const value = JSON.parse(body) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** How far two clocks may disagree before an instant compared across them is a finding, in milliseconds (a Date header is whole seconds). */
+export const CLOCK_SKEW_MS = 60_000;

@@ -11,15 +11,15 @@ import type { CheckNeeds } from '../core/types.js';
  * the others on the operations that do not.
  */
 export const SUITE_NEEDS = {
-  exchange: ['exchange'],
-  pagination: ['walk', 'defaults'],
+  exchange: ['exchange', 'repeat'],
+  pagination: ['walk', 'defaults', 'two_shapes'],
   negative: ['negative', 'not_found'],
   auth: ['anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org', 'roles'],
   'rate-limit': ['burst'],
   // Operations that change state, with every kind of evidence that can apply to them (the
   // suites above take only the operations that change no state).
-  // A page walk, the defaults and the burst apply to lists only: their cells here say so.
-  writes: ['exchange', 'walk', 'defaults', 'negative', 'not_found', 'anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org', 'roles', 'burst'],
+  // A page walk, the defaults, two shapes, a repeated read and the burst apply to reads only: their cells here say so.
+  writes: ['exchange', 'walk', 'defaults', 'two_shapes', 'repeat', 'negative', 'not_found', 'anonymous', 'invalid_credentials', 'no_scope', 'reader', 'other_org', 'roles', 'burst'],
 } as const satisfies Record<string, readonly CheckNeeds[]>;
 
 /** The suite of the stateful scenarios (engine/stateful/registry.ts): the files of suites/stateful/. */

@@ -28,6 +28,8 @@ export interface PlannedRequest {
   pathParams: Record<string, string>;
   query: QueryValues;
   role: Role | null;
+  /** The request body, already encoded (a read that is a POST, as a token's introspection). */
+  body?: { contentType: string; text: string };
   /** Polls the request until it answers 2xx, for up to this many milliseconds (an invoice generated asynchronously). */
   eventuallyMs?: number;
 }
@@ -200,10 +202,17 @@ const RECIPES: Readonly<Record<string, Recipe>> = {
     async make(ctx) {
       const code = await ctx.adapter.mintAuthorizationCode!({});
       const secret = ctx.target.roles.oauth_client?.token ?? '';
+      const introspect = operationAt(ctx.spec, 'POST', '/v1/oauth2/introspect');
       return {
         pathParams: {},
         role: null,
         body: form({ grant_type: 'authorization_code', client_id: code.clientId, client_secret: secret, code: code.code, ...(code.redirectUri ? { redirect_uri: code.redirectUri } : {}) }),
+        // The token issued, read back as its client reads it: introspected (token_lifetime_matches_introspection).
+        readBackAfter(write) {
+          const token = (write.response?.json as { access_token?: unknown } | undefined)?.access_token;
+          if (!introspect || typeof token !== 'string') return undefined;
+          return { operation: introspect, pathParams: {}, query: {}, role: null, body: form({ token, client_id: code.clientId, client_secret: secret }) };
+        },
       };
     },
   },

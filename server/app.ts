@@ -368,6 +368,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   app.addHook('onRequest', (request, reply, done) => {
     const asked = requestedVersion(request.headers[VERSION_HEADER]);
     reply.header(VERSION_HEADER, asked ?? apiVersion);
+    // The reference's clock is its test clock: once moved (or given), the Date of its answers follows it,
+    // as its records' timestamps and its tokens' iat and exp do (RFC 9110 section 6.6.1: the origin's clock).
+    const now = store.clock().getTime();
+    if (Math.abs(now - Date.now()) >= 1000) reply.header('date', new Date(now).toUTCString());
     if (asked === null && request.url.startsWith('/v1/')) {
       void reply.code(404).type('application/json; charset=utf-8').send({ detail: 'Not Found' });
       return;

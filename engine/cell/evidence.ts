@@ -12,7 +12,7 @@ import type { Check, Exchange, TestCase } from '../../core/types.js';
 import { HarnessError } from '../../core/errors.js';
 import { roleFor } from '../../core/operation-needs.js';
 import { eventually, succeeded } from '../../core/answers.js';
-import { listBody } from '../../checks/support.js';
+import { DEFAULT_LIMIT, listBody, MAX_LIMIT } from '../../checks/support.js';
 import type { Client } from '../client.js';
 import { sendBurst, type BurstPlan } from '../burst.js';
 import { writeTestCase, type WriteCaseMaker, type PlannedRequest } from '../write-cases.js';
@@ -33,7 +33,9 @@ export interface BurstInput {
  * page and limit (`history[0]`) and then with `page=1&limit=10`; for `burst` the case
  * `burst.plan.requests` times at once, past the client's pacing (the checked exchange is the first
  * 429, else the last request; then a pause, see engine/burst.ts); for
- * `roles` the case once per role of `check.roles`, in order (the checked exchange is the last).
+ * `roles` the case once per role of `check.roles`, in order (the checked exchange is the last); for
+ * `two_shapes` the case and the same list under another page size; for `repeat` the case twice, the
+ * second asked of the target past the harness's read caches (the checked exchange is the second).
  * Used by the property runs and by `conformance replay`, so a replayed failure sees the same evidence.
  * @throws HarnessError CNF_ERR_CONFIG_INVALID for `burst` evidence without `burst`
  */
@@ -54,6 +56,19 @@ export async function gatherEvidence(client: Client, operation: Operation, check
     const { page: _page, ...query } = testCase.query;
     const pages = await walk(client, operation, { ...testCase, query });
     return { exchange: pages[pages.length - 1]!, history: pages.slice(0, -1) };
+  }
+  if (check.needs === 'two_shapes') {
+    // The same list under another page size: 100 items a page, or 10 when the case asks for 100.
+    const first = await client.send(operation, testCase);
+    const limit = testCase.query.limit === String(MAX_LIMIT) ? String(DEFAULT_LIMIT) : String(MAX_LIMIT);
+    const second = await client.send(operation, { ...testCase, id: `${testCase.id}/limit${limit}`, query: { ...testCase.query, limit } });
+    return { exchange: second, history: [first] };
+  }
+  if (check.needs === 'repeat') {
+    // Asked again of the target itself: `Cache-Control: no-cache` keeps the harness's read caches out of it (their key is the request's headers).
+    const first = await client.send(operation, testCase);
+    const second = await client.send(operation, { ...testCase, id: `${testCase.id}/again`, headers: { ...testCase.headers, 'cache-control': 'no-cache' } });
+    return { exchange: second, history: [first] };
   }
   if (check.needs === 'defaults') {
     const { page: _page, limit: _limit, ...query } = testCase.query;
@@ -84,7 +99,7 @@ async function walk(client: Client, operation: Operation, base: TestCase): Promi
 
 /** Sends a planned read (polling it until it answers 2xx when it says so). @returns the last exchange, answered or not */
 export async function sendPlanned(client: Client, planned: PlannedRequest, id: string): Promise<Exchange> {
-  const testCase: TestCase = { id, operationId: planned.operation.operationId, pathParams: planned.pathParams, query: planned.query, headers: {}, role: planned.role };
+  const testCase: TestCase = { id, operationId: planned.operation.operationId, pathParams: planned.pathParams, query: planned.query, headers: {}, role: planned.role, ...(planned.body ? { body: planned.body } : {}) };
   let exchange = await client.send(planned.operation, testCase);
   if (planned.eventuallyMs && !succeeded(exchange)) {
     await eventually(async () => succeeded((exchange = await client.send(planned.operation, testCase))), planned.eventuallyMs);

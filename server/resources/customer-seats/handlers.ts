@@ -23,5 +23,8 @@ export const claimSeatHandler: OperationHandler = (ctx) => {
       type: expired ? 'invitation_expired' : 'invitation_invalid',
     }]);
   }
-  return { status: 200, body: { seat: serializeSeat(ctx, claimed.value.seat), customer_session_token: claimed.value.customerSessionToken } };
+  const seat = serializeSeat(ctx, claimed.value.seat);
+  // The fault claim_answer_seat_pending answers the seat as it was before the claim's status change (stored claimed).
+  if (ctx.faults.has('claim_answer_seat_pending')) seat.status = 'pending';
+  return { status: 200, body: { seat, customer_session_token: claimed.value.customerSessionToken } };
 };

@@ -58,5 +58,20 @@ export const deleteExternalCustomerHandler: OperationHandler = (ctx) => {
 export const getCustomerHandler: OperationHandler = (ctx) => {
   const id = ctx.pathParams.id!;
   const customer = findOwned(ctx.store.customers, id, ctx.principal, ctx.faults);
-  return customer && customer.deleted_at === null ? { status: 200, body: serializeCustomer(ctx, customer) } : notFound('Customer', id);
+  if (!customer || customer.deleted_at !== null) return notFound('Customer', id);
+  const body = serializeCustomer(ctx, customer);
+  if (ctx.faults.has('customer_read_flaps') && flapped(ctx.store, customer.id)) body.name = null;
+  return { status: 200, body };
 };
+
+/** Reads of each customer so far, by store, for the fault customer_read_flaps (every second read is stale). */
+const readsOf = new WeakMap<object, Map<string, number>>();
+
+/** Whether this read of a customer is an even one (the second, fourth...). */
+function flapped(store: object, id: string): boolean {
+  let reads = readsOf.get(store);
+  if (!reads) readsOf.set(store, (reads = new Map()));
+  const n = (reads.get(id) ?? 0) + 1;
+  reads.set(id, n);
+  return n % 2 === 0;
+}

@@ -7,7 +7,7 @@ import type { ServerKeys } from '../../keys.js';
 import type { FileRecord, UploadRecord } from '../../records.js';
 import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type RenderContext } from '../../render.js';
 import { presignUrl } from '../../signed-urls.js';
-import { parseTimestamp } from '../../timestamps.js';
+import { formatTimestamp, parseTimestamp } from '../../timestamps.js';
 import { readableSize, type Json } from '../products/serializer.js';
 
 /** The path of an upload part's URL (`/__uploads/<upload id>/<part number>`); not part of the API. */
@@ -62,9 +62,11 @@ export function serializeFileUpload(ctx: RenderContext & { keys: ServerKeys; bas
       parts: upload.parts.map((part) => ({
         number: part.number,
         chunk_start: part.chunk_start,
-        chunk_end: part.chunk_end,
+        // The fault upload_part_ranges_shifted answers a range one byte longer than the one stored.
+        chunk_end: ctx.faults?.has('upload_part_ranges_shifted') ? part.chunk_end + 1 : part.chunk_end,
         url: presignUrl(ctx.keys.urlSigning, ctx.baseUrl, 'PUT', uploadPartPath(upload.id, part.number), parseTimestamp(part.expires_at)! / 1000),
-        expires_at: ts(ctx, part.expires_at),
+        // The fault upload_links_expired answers an expiry three hours before the real one (two before the answer).
+        expires_at: ts(ctx, ctx.faults?.has('upload_links_expired') ? formatTimestamp(parseTimestamp(part.expires_at)! - 3 * 3_600_000_000) : part.expires_at),
         checksum_sha256_base64: part.checksum_sha256_base64,
         headers: part.checksum_sha256_base64 === null ? {} : { 'x-amz-checksum-sha256': part.checksum_sha256_base64, 'x-amz-sdk-checksum-algorithm': 'SHA256' },
       })),

@@ -51,7 +51,9 @@ async function issueTokens(ctx: HandlerContext, client: OAuthClientRecord, subje
   const refreshToken = `polar_rt_${prefix}_${randomBytes(32).toString('base64url')}`;
   const refreshDigest = grantDigest(refreshToken);
   store.refreshTokens.set(refreshDigest, { client_id: client.client_id, scope, subject, issuedAtMs: now, expiresAtMs: now + REFRESH_TOKEN_TTL_S * 1000, revoked: false });
-  const body: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, scope, refresh_token: refreshToken };
+  // The fault token_expires_in_milliseconds answers the lifetime in milliseconds (the token still lives ACCESS_TOKEN_TTL_S seconds).
+  const expiresIn = ctx.faults.has('token_expires_in_milliseconds') ? ACCESS_TOKEN_TTL_S * 1000 : ACCESS_TOKEN_TTL_S;
+  const body: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn, scope, refresh_token: refreshToken };
   if (scopeWords(scope).includes('openid')) body.id_token = await signIdToken(ctx, { client, subject, nonce, nowMs: now, ttlSeconds: ACCESS_TOKEN_TTL_S });
   return { reply: { status: 200, body, headers: { ...NO_STORE } }, access: record.digest, refresh: refreshDigest };
 }

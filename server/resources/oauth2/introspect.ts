@@ -35,7 +35,8 @@ export function introspect(ctx: HandlerContext, client: OAuthClientRecord, token
       sub_type: access.oauth.subjectType,
       sub: access.subject,
       organizations: [...access.organizationIds],
-      iat: Math.floor((access.issuedAtMs ?? now) / 1000),
+      // The fault introspection_iat_in_milliseconds gives iat in milliseconds (exp stays in seconds).
+      iat: ctx.faults.has('introspection_iat_in_milliseconds') ? (access.issuedAtMs ?? now) : Math.floor((access.issuedAtMs ?? now) / 1000),
       exp: Math.floor(access.expiresAtMs! / 1000),
     });
   }

@@ -89,9 +89,10 @@ export function updateBilling(ctx: MachineContext, order: OrderRecord, update: B
     (update.billing_name !== undefined && update.billing_name !== order.billing_name) ||
     (billingAddress !== undefined && JSON.stringify(billingAddress) !== JSON.stringify(order.billing_address));
   if (!changed) return ok(order);
-  const patch: Partial<OrderRecord> = { modified_at: nowTimestamp(ctx.store) };
+  // modified_at_not_stored keeps the old modified_at (the answer shows a new one); billing_address_ignored keeps the old address.
+  const patch: Partial<OrderRecord> = ctx.faults.has('modified_at_not_stored') ? {} : { modified_at: nowTimestamp(ctx.store) };
   if (update.billing_name !== undefined) patch.billing_name = update.billing_name;
-  if (billingAddress !== undefined) patch.billing_address = billingAddress;
+  if (billingAddress !== undefined && !ctx.faults.has('billing_address_ignored')) patch.billing_address = billingAddress;
   return ok(ctx.store.orders.update(order, patch));
 }
 

@@ -13,6 +13,8 @@
  */
 import type { HandlerContext } from '../../handler-types.js';
 import type { OrderRecord } from '../../records.js';
+import { renderTimestamp } from '../../render.js';
+import { nowTimestamp } from '../../store.js';
 import { errorReply, validationReply, type Reply } from '../../replies.js';
 import { addressFields, documentUrl, generateInvoice, hasInvoice, updateBilling, type BillingUpdate } from './invoices.js';
 import { serializeCustomerOrder, serializeOrder } from './serializer.js';
@@ -20,8 +22,12 @@ import { serializeCustomerOrder, serializeOrder } from './serializer.js';
 /** Who asks: the organization API (`Order` bodies) or the customer portal (`CustomerOrder` bodies). */
 export type OrderAudience = 'organization' | 'portal';
 
-function orderBody(ctx: HandlerContext, order: OrderRecord, audience: OrderAudience): unknown {
-  return audience === 'portal' ? serializeCustomerOrder(ctx, order) : serializeOrder(ctx, order);
+function orderBody(ctx: HandlerContext, order: OrderRecord, audience: OrderAudience): Record<string, unknown> {
+  const body = audience === 'portal' ? serializeCustomerOrder(ctx, order) : serializeOrder(ctx, order);
+  // The faults of the order operations' answers (the events and the control API show the order right).
+  if (ctx.faults.has('order_paid_flag_stale') && order.status === 'paid') body.paid = false;
+  if (ctx.faults.has('order_amount_not_net')) body.amount = order.total_amount;
+  return body;
 }
 
 /** 200 with the order, as the organization API or the customer portal shows it. */
@@ -69,5 +75,7 @@ export function updateBillingReply(ctx: HandlerContext, order: OrderRecord, audi
     const input = { billing_name: update.billing_name, billing_address: addressFields(update.billing_address) };
     return validationReply([{ loc: ['body'], msg: 'The invoice of this order is already generated; its billing details can no longer change.', type: 'invoice_already_generated', input }]);
   }
-  return { status: 200, body: orderBody(ctx, updated.value, audience) };
+  const body = orderBody(ctx, updated.value, audience) as Record<string, unknown>;
+  if (ctx.faults.has('modified_at_not_stored')) body.modified_at = renderTimestamp(ctx, nowTimestamp(ctx.store));
+  return { status: 200, body };
 }

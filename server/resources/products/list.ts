@@ -90,6 +90,8 @@ export function listProducts(
   faults: FaultSet,
   requestNumber: number,
 ): RecordPage<ProductRecord> {
+  // The fault list_depends_on_page_size leaves archived products out of pages of 50 or more, unless the filter names them.
+  const unarchivedOnly = faults.has('list_depends_on_page_size') && params.limit >= 50 && filter.is_archived === undefined;
   return listRecords(
     {
       collection: store.products,
@@ -97,7 +99,7 @@ export function listProducts(
       keys: productSortKeys(store),
       foreignKeys: PRODUCT_FOREIGN_SORT_KEYS,
       defaultSorting: PRODUCT_DEFAULT_SORTING,
-      conditions: productConditions(filter, faults),
+      conditions: productConditions(unarchivedOnly ? { ...filter, is_archived: false } : filter, faults),
       filter: productPredicate(filter),
     },
     params,

@@ -6,6 +6,7 @@ import { renderNullableTimestamp as nullableTs, renderTimestamp as ts, type Rend
 import { benefitProperties, priceAmountFields } from '../platform-fields.js';
 import type { BenefitRecord, CustomFieldRecord, MediaRecord, PriceRecord, ProductRecord } from '../../records.js';
 import { isProductDeletable } from '../../store.js';
+import { formatTimestamp, MICROS_PER_DAY, parseTimestamp } from '../../timestamps.js';
 
 /** A JSON object as it goes on the wire. */
 export type Json = Record<string, unknown>;
@@ -158,4 +159,5 @@ function applyProductFaults(ctx: RenderContext, product: ProductRecord, body: Js
   if (faults.has('one_time_interval_count') && product.recurring_interval === null) body.recurring_interval_count = 1;
   if (faults.has('meter_interval_count_without_cycle') && product.meter_interval === null) body.meter_interval_count = 1;
   if (faults.has('referenced_product_deletable') && Object.hasOwn(body, 'is_deletable')) body.is_deletable = true;
+  if (faults.has('modified_before_created') && product.modified_at !== null) body.modified_at = ts(ctx, formatTimestamp(parseTimestamp(product.created_at)! - MICROS_PER_DAY));
 }
