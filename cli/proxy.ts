@@ -61,7 +61,7 @@ export async function runProxy(options: ProxyCommandOptions): Promise<ProxyComma
   const clock = new RunClock();
   const specs = await observedSpecs(options);
   // The judges (and the recording) on threads of their own: judging never holds up forwarding.
-  const judge = await JudgePool.start({ specs, basePaths: [url.pathname], roles: await observedRoles(options, url.href), ...(options.record ? { record: options.record } : {}), ...(options.judgeThreads ? { threads: options.judgeThreads } : {}) });
+  const judge = await JudgePool.start({ specs, basePaths: [url.pathname], origins: [url.origin], roles: await observedRoles(options, url.href), ...(options.record ? { record: options.record } : {}), ...(options.judgeThreads ? { threads: options.judgeThreads } : {}) });
   const host = options.host ?? '127.0.0.1';
   let proxy: RunningProxy;
   try {

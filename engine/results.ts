@@ -50,12 +50,52 @@ export interface RunResults {
   conformance?: ConformanceStatement;
   /** The state-machine edges the stateful cells saw (engine/stateful/transitions.ts); absent when none recorded any, or on hand-made results. */
   transitions?: TransitionCoverage;
+  /** Observed traffic only (a proxy's, a HAR file's, a user's own tests'): the exchanges set aside as not the API's, never judged; absent from a run's results. */
+  notApiTraffic?: NotApiTraffic;
+}
+
+/**
+ * Why an observed exchange is not the API's traffic (engine/observed/api-traffic.ts):
+ * `other_origin` (a request to another origin than the API's), `cors_preflight` (a browser's CORS
+ * preflight), `browser_resource` (a browser's document, script, style, image, font... request, by
+ * its Fetch Metadata headers, its HAR `_resourceType` or its `Accept`), `outside_base_path` (a
+ * path outside the API's base paths that is not a JSON call), `static_answer` (answered with a page
+ * or a static file to a request that did not ask for JSON).
+ * @see docs/observed.md (Not API traffic)
+ */
+export type NotApiReason = 'other_origin' | 'cors_preflight' | 'browser_resource' | 'outside_base_path' | 'static_answer';
+
+/** One exchange set aside as not the API's traffic, as the reports list it. */
+export interface NotApiExchange {
+  /** Its number in the traffic, from 1 (its case id would have been `observed#<exchange>`; a HAR file's entry in order). */
+  exchange: number;
+  method: string;
+  /** Origin and path, without the query (which may hold secrets): `?…` marks that there was one. */
+  url: string;
+  reason: NotApiReason;
+  /** For a person: what in the exchange said so (`a browser's stylesheet request (HAR _resourceType: stylesheet)`). */
+  why: string;
+}
+
+/**
+ * The observed exchanges that were not the API's traffic: never judged, never failed, never counted
+ * in a cell; counted and listed instead, so that nothing is set aside silently.
+ */
+export interface NotApiTraffic {
+  /** How many exchanges were set aside. */
+  count: number;
+  /** How many for each reason (reasons without any are left out). */
+  byReason: Partial<Record<NotApiReason, number>>;
+  /** The first ones in traffic order, at most 20. */
+  listed: NotApiExchange[];
 }
 
 /** The results as {@link collectResults} gathers them, before the run adds its own problems and coverage. */
 export interface CollectedResults {
   cells: ReportCell[];
   errors: HarnessProblem[];
+  /** Observed traffic's exchanges that were not the API's ({@link RunResults.notApiTraffic}). */
+  notApiTraffic?: NotApiTraffic;
 }
 
 /**
@@ -67,7 +107,7 @@ export interface CollectedResults {
 export function finishResults(collected: CollectedResults, options: { spec?: LoadedSpec; minCoverage?: number } = {}): RunResults {
   const coverage = options.spec ? computeCoverage(options.spec, collected.cells, options.minCoverage) : undefined;
   const transitions = transitionCoverage(collected.cells);
-  return deepFreeze({ cells: collected.cells, errors: collected.errors, ...(coverage ? { coverage } : {}), conformance: conformanceStatement(collected.cells), ...(transitions ? { transitions } : {}) });
+  return deepFreeze({ cells: collected.cells, errors: collected.errors, ...(coverage ? { coverage } : {}), conformance: conformanceStatement(collected.cells), ...(transitions ? { transitions } : {}), ...(collected.notApiTraffic ? { notApiTraffic: collected.notApiTraffic } : {}) });
 }
 
 function deepFreeze<T>(value: T): T {

@@ -12,6 +12,13 @@ export interface ObservedExchange {
   response?: HttpResponse;
   /** Set when no complete response came (`ECONNREFUSED`, `UND_ERR_SOCKET`, `CNF_TIMEOUT`). */
   transportError?: { code: string; message: string };
+  /**
+   * What the browser fetched it for, as a HAR written by Chromium (DevTools, Playwright's
+   * `recordHar`) names it in the entry's custom field `_resourceType` (`document`, `stylesheet`,
+   * `script`, `image`, `font`, `fetch`, `xhr`, …); absent elsewhere.
+   * @see HAR 1.2, Custom Fields (names beginning with `_`); docs/observed.md (Not API traffic)
+   */
+  resourceType?: string;
 }
 
 

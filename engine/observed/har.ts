@@ -87,7 +87,8 @@ function postDataText(postData: { text?: unknown; params?: unknown } | undefined
 /**
  * Reads the exchanges of a HAR 1.2 document, in the order of its entries.
  * A response of status 0 (no answer) becomes a transport error; a body recorded in base64 is
- * decoded; `response.bodySize` of a content-coded answer becomes `wireBytes`.
+ * decoded; `response.bodySize` of a content-coded answer becomes `wireBytes`; Chromium's
+ * `_resourceType` becomes `resourceType`, lower-case.
  * @param text the file's text
  * @param file the file's name, for messages
  * @throws HarnessError CNF_ERR_HAR_INVALID when the text is not JSON (a truncated file included)
@@ -121,8 +122,11 @@ export function parseHar(text: string, file: string): ObservedExchange[] {
     };
     const response = entry!.response;
     if (!response || typeof response.status !== 'number') fail(file, `${where}.response has no status`);
+    // Chromium's custom field: what the browser fetched the request for (a document, a script, a fetch).
+    const resourceType = (raw as { _resourceType?: unknown })._resourceType;
+    const kind = typeof resourceType === 'string' && resourceType !== '' ? { resourceType: resourceType.toLowerCase() } : {};
     if (response.status === 0) {
-      return { request: httpRequest, transportError: response._error ?? { code: 'CNF_NO_RESPONSE', message: 'the recording holds no response (status 0)' } };
+      return { request: httpRequest, transportError: response._error ?? { code: 'CNF_NO_RESPONSE', message: 'the recording holds no response (status 0)' }, ...kind };
     }
     const headers = headersOf(response.headers, file, `${where}.response`);
     const content = response.content ?? { size: 0, mimeType: '' };
@@ -141,7 +145,7 @@ export function parseHar(text: string, file: string): ObservedExchange[] {
         // Not JSON: the content-type and schema checks say so.
       }
     }
-    return { request: httpRequest, response: httpResponse };
+    return { request: httpRequest, response: httpResponse, ...kind };
   });
 }
 

@@ -36,6 +36,8 @@ export interface JudgePoolOptions {
   /** The documents, loaded from their files (`LoadedSpec.file`), in the order of `ObservedJudgeOptions.specs`. */
   specs: readonly LoadedSpec[];
   basePaths?: readonly string[];
+  /** The API's origins (`ObservedJudgeOptions.origins`). */
+  origins?: readonly string[];
   roles?: readonly { token: string; role: Role; env: string }[];
   baseline?: readonly BaselineEntry[];
   /** The HAR file to record to (the pool then has one thread). */

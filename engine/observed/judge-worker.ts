@@ -29,6 +29,8 @@ export interface JudgeWorkerData {
   /** Document files, in the order of `ObservedJudgeOptions.specs`. */
   specFiles: string[];
   basePaths?: readonly string[];
+  /** The API's origins (`ObservedJudgeOptions.origins`). */
+  origins?: readonly string[];
   roles?: readonly { token: string; role: Role; env: string }[];
   baseline?: readonly BaselineEntry[];
   /** The HAR file to record to. */
@@ -80,7 +82,7 @@ let judge: ObservedJudge;
 let recorder: HarRecorder | undefined;
 try {
   const specs = await Promise.all(data.specFiles.map((file) => loadSpec(file)));
-  judge = new ObservedJudge({ specs, ...(data.basePaths ? { basePaths: data.basePaths } : {}), ...(data.roles ? { roles: data.roles } : {}), ...(data.baseline ? { baseline: data.baseline } : {}) });
+  judge = new ObservedJudge({ specs, ...(data.basePaths ? { basePaths: data.basePaths } : {}), ...(data.origins ? { origins: data.origins } : {}), ...(data.roles ? { roles: data.roles } : {}), ...(data.baseline ? { baseline: data.baseline } : {}) });
   recorder = data.record ? await HarRecorder.open(data.record, (value) => judge.secretEnv(value)) : undefined;
 } catch (error) {
   // A harness error keeps its code across the thread boundary.

@@ -19,6 +19,7 @@ import { factsOf } from '../conformance.js';
 import { credentialOf } from '../evidence.js';
 import { JudgedCells, PAIR_CHECKS, RESPONSE_CHECKS, ROUTED_CHECKS, type JudgedSource } from '../judge.js';
 import { finishResults, type HarnessProblem, type RunResults } from '../results.js';
+import { apiScope, TrafficSorter, type TrafficSorterState } from './api-traffic.js';
 import type { ObservedExchange } from './exchange.js';
 import { observedCase, OperationMatcher } from './match.js';
 import { redactRequest } from './redact.js';
@@ -54,6 +55,12 @@ export interface ObservedJudgeOptions {
   specs: readonly LoadedSpec[];
   /** Path prefixes of the target before the document's paths (`/sandbox`), besides the servers'. */
   basePaths?: readonly string[];
+  /**
+   * The API's origins (`https://sandbox.example.com`): a request to another origin is not API
+   * traffic, set aside unjudged (engine/observed/api-traffic.ts). Default: unknown, no request is
+   * set aside for its origin.
+   */
+  origins?: readonly string[];
   /** Tokens whose role is known (a config's roles, the reference's demo tokens): named by their variable in reproducers, and scope judged for `no_scope`, `portal_no_scope` and `reader`. */
   roles?: readonly { token: string; role: Role; env: string }[];
   /** Accepted deviations (engine/baseline.ts). */
@@ -68,6 +75,8 @@ export interface ObservedVerdict {
   failures: Failure[];
   /** Whether a failure is of a must-level check (`--strict` answers 502 for it). */
   mustFailed: boolean;
+  /** Set when the exchange is not API traffic (a page's stylesheet, a call to another origin): why, for a person; it was not judged. */
+  notApiTraffic?: string;
 }
 
 /** Transport errors that mean the target could not be reached at all, not that it failed an answer. */
@@ -116,11 +125,14 @@ export class ObservedJudge {
   readonly #walks = new Map<string, Map<number, SlimPage>>();
   #walkHistory: readonly Exchange[] = [];
   #n = 0;
+  /** Sets aside the exchanges that are not API traffic, and counts them. */
+  readonly #traffic: TrafficSorter;
 
   /** @throws RangeError when `specs` is empty */
   constructor(options: ObservedJudgeOptions) {
     if (options.specs.length === 0) throw new RangeError('an observed judge needs at least one document');
     this.#primary = options.specs[0]!;
+    this.#traffic = new TrafficSorter(apiScope(options.specs, options));
     const walkCheck: Check = { ...WALK_CHECK, run: (ctx, exchange) => WALK_CHECK.run(ctx, exchange, this.#walkHistory) };
     const baseline = options.baseline ?? [];
     this.#documents = options.specs.map((spec) => ({
@@ -235,8 +247,9 @@ export class ObservedJudge {
   }
 
   /**
-   * Judges one observed exchange: matched to its operation (or reported as `undocumented_operation`),
-   * then judged by the response checks and the single-answer checks, by `missing_auth_rejected`
+   * Judges one observed exchange: set aside unjudged when it is not API traffic (a page's own
+   * request, a call to another origin: engine/observed/api-traffic.ts), else matched to its
+   * operation (or reported as `undocumented_operation`), then judged by the response checks and the single-answer checks, by `missing_auth_rejected`
    * when it carries no credentials, by `insufficient_scope_rejected` when its token is known to
    * carry no scope, by `read_scope_accepted` and `write_scope_required` when it is known to carry
    * read scopes only (role `reader`), by `pages_disjoint_and_complete` with the earlier pages of
@@ -261,6 +274,8 @@ export class ObservedJudge {
     }
     const judges = this.#judgesOf(request, observed.response);
     const match = judges.matcher.match(method, url.pathname);
+    const notApiTraffic = this.#traffic.setAside(observed, this.#n, match !== undefined);
+    if (notApiTraffic !== undefined) return { failures: [], mustFailed: false, notApiTraffic };
     const source: JudgedSource = { seed: 0, secrets: this.secrets() };
     if (!match) return this.#undocumentedOf(id, observed, source);
     const { operation } = match;
@@ -419,6 +434,7 @@ export class ObservedJudge {
       seen: [...this.#seen].map(([operationId, seen]) => ({ operationId, statuses: [...seen.statuses], parameters: [...seen.parameters] })),
       undocumented: [...this.#undocumented.values()],
       errors: [...this.#errors],
+      notApiTraffic: this.#traffic.state(),
     });
   }
 
@@ -466,6 +482,7 @@ export class ObservedJudge {
       else this.#undocumented.set(cell.operationId, cell);
     }
     for (const [key, problem] of state.errors) if (!this.#errors.has(key)) this.#errors.set(key, problem);
+    this.#traffic.absorb(state.notApiTraffic);
   }
 
   #resultsOfState(): RunResults {
@@ -494,7 +511,7 @@ export class ObservedJudge {
       }
     }
     for (const cell of this.#undocumented.values()) cells.push(structuredClone(cell));
-    return finishResults({ cells, errors: [...this.#errors.values()] }, { spec: this.#primary });
+    return finishResults({ cells, errors: [...this.#errors.values()], notApiTraffic: this.#traffic.summary() }, { spec: this.#primary });
   }
 }
 
@@ -506,6 +523,8 @@ export interface ObservedState {
   seen: { operationId: string; statuses: number[]; parameters: string[] }[];
   undocumented: CellMeta[];
   errors: [string, HarnessProblem][];
+  /** The exchanges set aside as not API traffic. */
+  notApiTraffic: TrafficSorterState;
 }
 
 const SEEN_ON = / \(seen on (\d+) exchanges\)$/;
