@@ -278,12 +278,13 @@ program
   .option('--spec <file>', 'an OpenAPI document (default: the bundled ones, chosen per exchange by Polar-Version)')
   .addOption(new Option('--api-version <version>', 'judge every exchange against this bundled version').choices([...API_VERSIONS]))
   .option('--config <file>', 'conformance.config.json: the variables of the roles\' tokens')
+  .option('--base-url <url>', 'the API\'s base URL: requests to other origins are not API traffic (default: the origins where a request matches an operation)')
   .option('--reporter <names>', 'console, json, junit, html (default: console,junit)', list)
   .option('--output-dir <dir>', 'directory of the report files', 'conformance-report')
   .addOption(new Option('--fail-on <level>', 'which findings make the exit code 1').choices(['must', 'should']).default('should'))
   .action(async (file: string, opts) => {
     const { checkHar } = await import('./check.js');
-    const outcome = await checkHar({ file, spec: opts.spec, apiVersion: opts.apiVersion as ApiVersion | undefined, config: opts.config, reporters: opts.reporter, outputDir: opts.outputDir, failOn: opts.failOn as 'must' | 'should' });
+    const outcome = await checkHar({ file, spec: opts.spec, apiVersion: opts.apiVersion as ApiVersion | undefined, config: opts.config, ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl as string } : {}), reporters: opts.reporter, outputDir: opts.outputDir, failOn: opts.failOn as 'must' | 'should' });
     process.exitCode = outcome.exitCode;
   });
 

@@ -1,6 +1,8 @@
 // `conformance check FILE.har`: recorded traffic judged offline. Bad input is one CNF_ERR_* line and
 // exit 2, never a stack trace; a HAR of another API has every request reported as
-// `undocumented_operation` (exit 1); a recording of conformant answers finds nothing (exit 0).
+// `undocumented_operation` (exit 1); a recording of conformant answers finds nothing (exit 0); a
+// browser's recording has its page's own requests and calls to other origins set aside as not API
+// traffic, never failed.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,5 +128,67 @@ describe('conformance check: judging', () => {
     const walk = outcome.results.cells.find((c) => c.operationId === 'refunds:list' && c.checkId === 'pages_disjoint_and_complete');
     expect(walk?.status).toBe('skipped');
     expect(walk?.skipReason).toMatch(/^not observed/);
+  });
+});
+
+describe('conformance check: traffic that is not the API\'s', () => {
+  const API = 'https://api.example.com';
+  const products = { items: [], pagination: { total_count: 0, max_page: 0 } };
+  const call = { authorization: 'Bearer t', 'polar-version': '2026-10', accept: 'application/json', 'sec-fetch-dest': 'empty' };
+  /** A page's own request: its answer is a page or a static file. */
+  function own(url: string, destination: string, contentType: string) {
+    const recorded = entry('GET', url, 200, {}, { 'sec-fetch-dest': destination });
+    recorded.response.headers = [{ name: 'Content-Type', value: contentType }];
+    recorded.response.content = { size: 0, mimeType: contentType, text: '' };
+    return recorded;
+  }
+  const browserHar = (extra: unknown[] = []) => har([
+    own('https://app.example.com/', 'document', 'text/html'),
+    own('https://app.example.com/app.js', 'script', 'text/javascript'),
+    own('https://app.example.com/style.css', 'style', 'text/css'),
+    own('https://app.example.com/logo.png', 'image', 'image/png'),
+    entry('GET', 'https://app.example.com/api/session', 200, { user: 'me' }, { accept: 'application/json', 'sec-fetch-dest': 'empty' }),
+    entry('GET', `${API}/v1/products/?limit=5`, 200, products, call),
+    ...extra,
+  ]);
+
+  test('a browser\'s page on another origin than the API: its requests are listed as not API traffic, the API\'s judged, exit 0', async () => {
+    const recorded = file('browser.har', browserHar());
+    const { code, stdout } = await conformance('check', recorded, '--reporter', 'console', '--output-dir', path.join(dir, 'browser'));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Not API traffic \(5 exchanges, not judged: 5 another origin than the API's\)/);
+    expect(stdout).toContain('#1 GET https://app.example.com/ — another origin than the API\'s (https://api.example.com)');
+    const outcome = await checkHar({ file: recorded, reporters: [], env: {} });
+    expect(outcome.exchanges).toBe(6);
+    expect(outcome.results.cells.filter((c) => c.status === 'failed')).toEqual([]);
+    expect(outcome.results.cells.find((c) => c.operationId === 'products:list' && c.checkId === 'response_schema_conformance')?.status).toBe('passed');
+    expect(outcome.results.notApiTraffic?.listed.map((e) => e.url)).toEqual(['https://app.example.com/', 'https://app.example.com/app.js', 'https://app.example.com/style.css', 'https://app.example.com/logo.png', 'https://app.example.com/api/session']);
+  });
+
+  test('a call of the API that matches no operation stays undocumented_operation, exit 1', async () => {
+    const recorded = file('browser-unknown.har', browserHar([entry('GET', `${API}/v1/unknown`, 404, { detail: 'Not Found' }, call)]));
+    const outcome = await checkHar({ file: recorded, reporters: [], env: {} });
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.results.cells.filter((c) => c.status === 'failed').map((c) => [c.operationId, c.failures[0]?.kind])).toEqual([['GET /v1/unknown', 'undocumented_operation']]);
+  });
+
+  test('--base-url names the API\'s origin and base path: a request elsewhere is not API traffic, even on a path of an operation', async () => {
+    const recorded = file('base-url.har', har([
+      entry('GET', 'https://sandbox.example.com/api/v1/products/', 200, products, call),
+      entry('GET', 'https://other.example.com/v1/customers/cus_1', 200, { id: 'cus_1' }, call),
+    ]));
+    const outcome = await checkHar({ file: recorded, reporters: [], env: {}, baseUrl: 'https://sandbox.example.com/api' });
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.results.cells.find((c) => c.operationId === 'products:list' && c.checkId === 'response_schema_conformance')?.status).toBe('passed');
+    expect(outcome.results.notApiTraffic).toMatchObject({ count: 1, byReason: { other_origin: 1 } });
+    // Without it, every origin where a request matches an operation is the API's: the other service's customer is judged, and fails.
+    expect((await checkHar({ file: recorded, reporters: [], env: {} })).exitCode).toBe(1);
+  });
+
+  test('a --base-url that is not an http(s) URL: CNF_ERR_CONFIG_INVALID, exit 2', async () => {
+    const { code, stderr } = await conformance('check', file('any.har', har([])), '--base-url', 'ftp://example.com');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^conformance: error CNF_ERR_CONFIG_INVALID: --base-url must be an http or https URL, not ftp:/);
+    noStack(stderr);
   });
 });
