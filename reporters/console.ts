@@ -4,7 +4,8 @@
  * in this order so that what needs action is read last, right above the prompt: the header
  * (target, spec version, seed), the operation x check matrix sized to the terminal, the scenarios
  * that run on one operation each, not-applicable and skipped cells as counts per reason (lists
- * with `verbose`), accepted deviations, harness errors, coverage, the failures (de-duplicated,
+ * with `verbose`), accepted deviations, observed traffic that was not the API's (counted and
+ * listed), harness errors, coverage, the failures (de-duplicated,
  * each with "Reproduce with:"), the report files written and the summary line.
  * @see docs/reports.md (Console); docs/architecture.md (A finding's way)
  */
@@ -14,10 +15,10 @@ import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { renderTransitionCoverage } from '../engine/stateful/transitions.js';
 import type { CellMeta, CellStatus, Failure, SkipKind } from '../core/types.js';
 import { COVERAGE_MEASURES, formatPercent, type Coverage } from '../engine/coverage.js';
-import { compactJson, formatDuration, plural, replayLine, reproducerLines, statementHeadline, statementLines, statementOf, truncate } from './format.js';
+import { compactJson, formatDuration, notApiExchangeLine, notApiTrafficHeadline, plural, replayLine, reproducerLines, statementHeadline, statementLines, statementOf, truncate } from './format.js';
 import type { ConformanceStatement } from '../engine/conformance.js';
 import { buildMatrix, type Matrix } from './matrix.js';
-import { summarize, type HarnessProblem, type RunResults } from '../engine/results.js';
+import { summarize, type HarnessProblem, type NotApiTraffic, type RunResults } from '../engine/results.js';
 import type { ResultsReporter } from './file-reporter.js';
 import type { ReportInfo, RunInfo } from './run-info.js';
 
@@ -77,6 +78,8 @@ const MAX_ERROR_PLACES = 3;
 const MAX_IDLE_OPERATIONS = 8;
 // Without --verbose, the reasons of not-applicable and skipped cells are counted, the commonest first, up to this many.
 const MAX_REASONS = 8;
+// Exchanges set aside as not API traffic listed without --verbose (the results keep the first 20; JSON and HTML list them all).
+const MAX_NOT_API_LINES = 5;
 // The live progress line is redrawn at most this often.
 const PROGRESS_INTERVAL_MS = 100;
 
@@ -85,8 +88,9 @@ const PROGRESS_INTERVAL_MS = 100;
  * version, seed); the matrix (see below); scenarios (checks recorded on one operation only) as
  * one line of counts naming the ones not passed; not-applicable cells and skipped cells as counts
  * per reason, the commonest first (skipped ones by what is missing: role, fixture, adapter,
- * option, with the fix), every cell listed with `verbose`; baseline-accepted failures; harness
- * errors; coverage (when `options.coverage`); transition coverage (when stateful scenarios ran);
+ * option, with the fix), every cell listed with `verbose`; baseline-accepted failures; the
+ * observed exchanges that were not API traffic (counted by reason, the first five listed, twenty
+ * with `verbose`); harness errors; coverage (when `options.coverage`); transition coverage (when stateful scenarios ran);
  * the failures, de-duplicated by (checkId, operationId, kind) and then by same check, kind and
  * message over several operations, a schema error repeated over array items shown once with the
  * count; the report files; and the last line
@@ -111,6 +115,7 @@ export function renderConsoleReport(results: RunResults, info: ReportInfo, optio
     renderNotApplicable(results.cells, width, options.verbose ?? false, c),
     renderSkipped(results.cells, width, options.verbose ?? false, c),
     renderAccepted(results.cells, c),
+    results.notApiTraffic ? renderNotApiTraffic(results.notApiTraffic, width, options.verbose ?? false, c) : '',
     renderErrors(withErroredCells(results), c),
     options.coverage ? renderCoverage(options.coverage, width, c) : '',
     renderTransitionCoverage(results.cells, (mark, exercised) => (exercised ? c.green(mark) : c.dim(mark)), width),
@@ -494,6 +499,20 @@ function renderAccepted(cells: readonly CellMeta[], c: Colors): string {
     lines.push(`  ${failure.checkId} on ${failure.operationId} — ${failure.title} (${failure.kind})`);
     lines.push(c.dim(`    because: ${failure.acceptedBecause}`));
   }
+  return lines.join('\n');
+}
+
+/**
+ * Observed traffic that was not the API's (a page's document, scripts, styles, images, calls to
+ * other origins): counted by reason and listed, so that nothing is set aside silently; none with none.
+ */
+function renderNotApiTraffic(traffic: NotApiTraffic, width: number, verbose: boolean, c: Colors): string {
+  if (traffic.count === 0) return '';
+  const shown = verbose ? traffic.listed : traffic.listed.slice(0, MAX_NOT_API_LINES);
+  const lines = [c.bold(wrapWords(`Not API traffic (${notApiTrafficHeadline(traffic)})`, width, 2)), c.dim(wrapWords('  A page\'s own requests and calls to other origins are not requests of the API: never judged, never failed.', width, 2))];
+  for (const exchange of shown) lines.push(wrapWords(`  ${notApiExchangeLine(exchange)}`, width, 4));
+  const more = traffic.count - shown.length;
+  if (more > 0) lines.push(c.dim(`  … and ${more} more${traffic.listed.length > shown.length ? ' (the first 20 with --verbose, in report.json and in report.html)' : ''}`));
   return lines.join('\n');
 }
 

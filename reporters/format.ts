@@ -1,9 +1,10 @@
 /**
- * Formatting shared by the reporters: failure de-duplication, compact JSON, the replay line and
- * durations. Plain text only; colours belong to the console reporter.
+ * Formatting shared by the reporters: failure de-duplication, compact JSON, the replay line,
+ * durations and the account of observed traffic that was not the API's. Plain text only; colours
+ * belong to the console reporter.
  */
 import { conformanceStatement, type ConformanceStatement } from '../engine/conformance.js';
-import type { RunResults } from '../engine/results.js';
+import type { NotApiExchange, NotApiReason, NotApiTraffic, RunResults } from '../engine/results.js';
 import type { CellMeta, Failure, Reproducer } from '../core/types.js';
 
 /** Failures that share a de-duplication key: the first one stands for all `count` occurrences. */
@@ -113,4 +114,29 @@ export function statementHeadline(statement: ConformanceStatement): string {
   const hidden = statement.classes.length - shown;
   if (failing.length) return `Conformance: not conformant (${failing.join(', ')})`;
   return `Conformance: conformant in ${plural(shown, 'class', 'classes')}${hidden ? `, ${hidden} not shown` : ''}`;
+}
+
+/** What each reason for setting an exchange aside as not API traffic reads as in a report (engine/results.ts `NotApiReason`). */
+export const NOT_API_REASON_LABELS: Readonly<Record<NotApiReason, string>> = {
+  other_origin: 'another origin than the API\'s',
+  cors_preflight: 'a CORS preflight',
+  browser_resource: 'a browser\'s page, script, style, image or font',
+  outside_base_path: 'outside the API\'s base path',
+  static_answer: 'answered with a page or a static file',
+};
+
+/**
+ * The one-line account of the exchanges set aside as not API traffic, for a heading, the commonest
+ * reason first: `4 exchanges, not judged: 3 a browser's page, script, style, image or font, 1 another origin than the API's`.
+ */
+export function notApiTrafficHeadline(traffic: NotApiTraffic): string {
+  const count = (reason: NotApiReason) => traffic.byReason[reason] ?? 0;
+  // A stable sort: reasons of equal count keep the order of the labels.
+  const reasons = (Object.keys(NOT_API_REASON_LABELS) as NotApiReason[]).filter((reason) => count(reason) > 0).sort((a, b) => count(b) - count(a));
+  return `${plural(traffic.count, 'exchange')}, not judged: ${reasons.map((reason) => `${traffic.byReason[reason]} ${NOT_API_REASON_LABELS[reason]}`).join(', ')}`;
+}
+
+/** One exchange set aside, as a line of text: `#1 GET http://host/ — a browser's document request (Sec-Fetch-Dest: document)`. */
+export function notApiExchangeLine(exchange: NotApiExchange): string {
+  return `#${exchange.exchange} ${exchange.method} ${exchange.url} — ${exchange.why}`;
 }

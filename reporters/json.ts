@@ -10,7 +10,7 @@ import { type Coverage } from '../engine/coverage.js';
 import { buildMatrix } from './matrix.js';
 import { statementOf } from './format.js';
 import type { ConformanceStatement } from '../engine/conformance.js';
-import { summarize, type HarnessProblem, type RunResults, type RunSummary } from '../engine/results.js';
+import { summarize, type HarnessProblem, type NotApiTraffic, type RunResults, type RunSummary } from '../engine/results.js';
 import { type ReportInfo } from './run-info.js';
 import type { RunTimings } from '../core/timings.js';
 import type { ShardRun, ShardStamp } from '../engine/shard.js';
@@ -96,6 +96,14 @@ export interface JsonReport {
   matrix: { operations: string[]; checks: string[]; statuses: (CellStatus | null)[][] };
   cells: ReportedCell[];
   errors: HarnessProblem[];
+  /**
+   * Observed traffic only (`conformance proxy`, `conformance check`): the exchanges set aside as not
+   * the API's (a page's document, scripts, styles, images, calls to other origins), never judged:
+   * their count, the count by reason and the first 20 (method, URL without its query, why). Absent
+   * from a run's report.
+   * @see docs/observed.md (Not API traffic)
+   */
+  notApiTraffic?: NotApiTraffic;
 }
 
 /** Options of {@link JsonReporter}: the run's info, the document for coverage, and the file to write. */
@@ -137,6 +145,7 @@ export function jsonReport(results: RunResults, info: ReportInfo, coverage?: Cov
       ...(cell.accepted ? { accepted: cell.accepted.map((f) => ({ ...reportFailure(f), acceptedBecause: f.acceptedBecause })) } : {}),
     })),
     errors: results.errors,
+    ...(results.notApiTraffic ? { notApiTraffic: results.notApiTraffic } : {}),
   };
 }
 

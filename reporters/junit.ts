@@ -6,7 +6,8 @@
  * reproducer, skipped cells with `<skipped message>` naming what is missing and the fix, errored
  * cells and harness errors as `<error>`. Cells that cannot apply are not test cases: each suite
  * counts them in a property. Coverage (spec coverage and the state-machine edges) is a set of
- * `<properties>` of a `coverage` suite without test cases, so it never inflates the totals.
+ * `<properties>` of a `coverage` suite without test cases, so it never inflates the totals; so are
+ * the observed exchanges that were not API traffic (a `not_api_traffic` suite).
  * Every `<testcase>` and `<testsuite>` carries `time` in seconds.
  * @see https://github.com/windyroad/JUnit-Schema (the de-facto schema; `skipped@message` as Ant
  * and Maven Surefire write it)
@@ -18,7 +19,7 @@ import { statementOf } from './format.js';
 import type { CellMeta, Failure } from '../core/types.js';
 import type { LoadedSpec } from '../core/spec/load.js';
 import { COVERAGE_MEASURES, formatCoverageTotal, type Coverage } from '../engine/coverage.js';
-import { compactJson, replayLine, reproducerLines } from './format.js';
+import { compactJson, notApiExchangeLine, notApiTrafficHeadline, replayLine, reproducerLines } from './format.js';
 import { type HarnessProblem, type ReportCell, type RunResults } from '../engine/results.js';
 import { type ReportInfo } from './run-info.js';
 import { FileReporter, type FileReporterOptions } from './file-reporter.js';
@@ -35,6 +36,9 @@ export const COVERAGE_SUITE = 'coverage';
 
 /** Name of the suite that holds the conformance statement (properties only). */
 export const CONFORMANCE_SUITE = 'conformance';
+
+/** Name of the suite that counts and lists observed exchanges that were not API traffic (properties only). */
+export const NOT_API_TRAFFIC_SUITE = 'not_api_traffic';
 
 /** The package part of every classname: `conformance.<tag>`. */
 export const CLASSNAME_PREFIX = 'conformance';
@@ -73,7 +77,10 @@ const JSON_TEXT_CHARS = 2000;
  * failure: an adapter without a capability legitimately skips scenarios; `not in any transition
  * table` for an edge the reference does not have); last, when any cell was recorded, the
  * `conformance` suite with no test case and the properties `conformance` (`conformant` or `not
- * conformant`) and `conformance.<class>` (each class's verdict and counts: engine/conformance.ts). A test case's classname is
+ * conformant`) and `conformance.<class>` (each class's verdict and counts: engine/conformance.ts); then, for observed
+ * traffic that held exchanges that were not the API's, the `not_api_traffic` suite with no test
+ * case and the properties `not_api_traffic` (the count by reason) and `not_api_traffic.<n>` (the
+ * first 20 exchanges, `#n METHOD URL — why`). A test case's classname is
  * `conformance.<tag>`: the operation's tag from `options.tags`, else the part of the operationId
  * before `:`. `time` is in seconds with three decimals; a cell without a measured duration has 0.
  * Characters that XML 1.0 cannot carry (control characters from a misbehaving target) are dropped.
@@ -121,6 +128,12 @@ export function renderJUnit(results: RunResults, info: ReportInfo, coverage?: Co
     const statement = statementOf(results);
     const conformance = report.testSuite().name(CONFORMANCE_SUITE).timestamp(timestamp).time(0).property('conformance', statement.conformant ? 'conformant' : 'not conformant');
     for (const c of statement.classes) conformance.property(`conformance.${c.conformanceClass}`, `${c.verdict} (${c.judged} judged, ${c.mustFailed} must-level failed, ${c.shouldFailed} should-level failed)`);
+  }
+  // Observed exchanges that were not the API's: properties of a suite without test cases, never a failure or a skip.
+  const notApi = results.notApiTraffic;
+  if (notApi && notApi.count > 0) {
+    const suite = report.testSuite().name(NOT_API_TRAFFIC_SUITE).timestamp(timestamp).time(0).property('not_api_traffic', clean(notApiTrafficHeadline(notApi)));
+    for (const exchange of notApi.listed) suite.property(`not_api_traffic.${exchange.exchange}`, clean(notApiExchangeLine(exchange)));
   }
   // The builder's root has no `time` setter: the attribute goes on the root's start tag, the one `<testsuites` of the text.
   return `${report.build().replace('<testsuites', `<testsuites time="${seconds(info.durationMs)}"`)}\n`;

@@ -53,7 +53,7 @@ ${(info.specNotes ?? []).length > 0 ? html`<div><dt>Spec notes</dt><dd>${(info.s
   )}</ul>
 ${missing.length > 0 ? html`<p class="missing">Skipped cells could run with what the run lacks: ${missing.join(', ')} (<a href="#skipped">the fixes</a>).</p>` : ''}
 <div class="tools">
-<nav aria-label="Sections"><a href="#failures">Failures</a> <a href="#errors">Errors</a> <a href="#matrix">Matrix</a> <a href="#coverage">Coverage</a> ${hasTransitions ? html`<a href="#transitions">Transitions</a> ` : ''}<a href="#skipped">Skipped</a> <a href="#not-applicable">Not applicable</a></nav>
+<nav aria-label="Sections"><a href="#failures">Failures</a> <a href="#errors">Errors</a> <a href="#matrix">Matrix</a> <a href="#coverage">Coverage</a> ${hasTransitions ? html`<a href="#transitions">Transitions</a> ` : ''}${results.notApiTraffic?.count ? html`<a href="#not-api-traffic">Not API traffic</a> ` : ''}<a href="#skipped">Skipped</a> <a href="#not-applicable">Not applicable</a></nav>
 <div id="filter" class="filter" aria-label="Filter the failures and the matrix" role="search">
 <label>Status <select id="filter-status"><option value="">any</option>${(['failed', 'errored', 'passed', 'skipped', 'not_applicable'] as const).map((status) => html`<option value="${status}">${status.replace('_', ' ')}</option>`)}</select></label>
 <label>Check <select id="filter-check"><option value="">any</option>${matrix.checks.map((checkId) => html`<option value="${checkId}">${checkId}</option>`)}</select></label>

@@ -4,7 +4,8 @@
  * check and operation); then what needs action first: the failures grouped by operation with
  * their reproducers, and the harness errors; then the operation x check matrix (sticky row and
  * column headers inside its own scroll box), spec coverage, transition coverage (when stateful
- * scenarios ran), accepted deviations, and the skipped and not-applicable cells, each collapsed.
+ * scenarios ran), accepted deviations, observed traffic that was not the API's (observed reports
+ * only), and the skipped and not-applicable cells, each collapsed.
  *
  * Self-contained: inline CSS and one small inline script (the copy buttons), no URL of any kind
  * (no CDN, no web fonts, no images to fetch), and a Content-Security-Policy that forbids loading
@@ -31,6 +32,7 @@ import { renderErrors } from './errors.js';
 import { renderAccepted, renderFailures } from './failures.js';
 import { renderHeader } from './header.js';
 import { renderMatrix } from './matrix.js';
+import { renderNotApiTraffic } from './not-api-traffic.js';
 import { planFailures, planSkips, verdictOf, withErroredCells } from './plan.js';
 import { renderNotApplicable, renderSkipped } from './skipped.js';
 import { html, raw } from './template.js';
@@ -98,6 +100,7 @@ ${renderMatrix(results.cells, matrix, failures, skips, notApplicable)}
 ${renderCoverage(coverage)}
 ${transitions ? renderTransitions(transitions) : ''}
 ${renderAccepted(results.cells)}
+${renderNotApiTraffic(results.notApiTraffic)}
 ${renderSkipped(skips)}
 ${renderNotApplicable(notApplicable)}
 </main>

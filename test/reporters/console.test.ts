@@ -7,7 +7,7 @@ import { computeCoverage } from '../../engine/coverage.js';
 import type { LoadedSpec } from '../../core/spec/load.js';
 import { collectResults, finishResults, type RunResults } from '../../engine/results.js';
 import type { ReportInfo } from '../../reporters/run-info.js';
-import { cell, failure, INFO } from './fixtures/cells.js';
+import { cell, failure, INFO, notApiTraffic } from './fixtures/cells.js';
 import { fakeModule, moduleOf } from './fixtures/modules.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
 
@@ -239,6 +239,28 @@ conformance: 2 passed, 0 failed, 0 skipped, coverage below 60% in 3.2s (seed 42)
     const zero = { covered: 0, total: 0, percent: 100 };
     const text = renderConsoleReport({ cells: [], errors: [] }, INFO, { coverage: { operations: idle, totals: { operations: { covered: 0, total: 11, percent: 0 }, statuses: zero, parameters: zero }, belowMinimum: [] } });
     expect(text).toContain('  not exercised: op_1, op_2, op_3, op_4, op_5, op_6, op_7, op_8, and 3 more\n');
+  });
+
+  test('observed traffic that was not the API\'s: counted by reason, the first five listed (twenty with --verbose), every line within the width; nothing without any', () => {
+    const observed: RunResults = { cells: [cell('products:list', 'status_code_conformance')], errors: [], notApiTraffic: notApiTraffic(25) };
+    const text = renderConsoleReport(observed, INFO, { width: 100 });
+    expect(text).toContain([
+      "Not API traffic (25 exchanges, not judged: 19 a browser's page, script, style, image or font, 6",
+      "  another origin than the API's)",
+      "  A page's own requests and calls to other origins are not requests of the API: never judged, never",
+      '  failed.',
+      "  #1 GET http://127.0.0.1:4010/ — a browser's document request (Sec-Fetch-Dest: document)",
+      "  #2 GET http://127.0.0.1:4010/assets/chunk-2.js — a browser's script request (Sec-Fetch-Dest:",
+      '    script)',
+    ].join('\n'));
+    expect(text.split('\n').every((line) => line.length <= 100)).toBe(true);
+    expect(text.indexOf('Not API traffic')).toBeLessThan(text.indexOf('conformance:'));
+    expect(text).toContain('  … and 20 more (the first 20 with --verbose, in report.json and in report.html)');
+    expect(text.match(/^  #\d+ /gm)).toHaveLength(5);
+    const verbose = renderConsoleReport(observed, INFO, { width: 100, verbose: true });
+    expect(verbose.match(/^  #\d+ /gm)).toHaveLength(20);
+    expect(verbose).toContain('  … and 5 more\n');
+    for (const none of [{ ...observed, notApiTraffic: notApiTraffic(0) }, { cells: observed.cells, errors: [] }]) expect(renderConsoleReport(none, INFO)).not.toContain('Not API traffic');
   });
 
   test('a failed cell without failures is still shown as a failure', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { compactJson, formatDuration, groupFailures, plural, replayLine, truncate } from '../../reporters/format.js';
-import { cell, failure } from './fixtures/cells.js';
+import { compactJson, formatDuration, groupFailures, notApiExchangeLine, notApiTrafficHeadline, plural, replayLine, truncate } from '../../reporters/format.js';
+import { cell, failure, notApiTraffic } from './fixtures/cells.js';
 
 describe('compactJson', () => {
   const cycle: Record<string, unknown> = {};
@@ -44,5 +44,19 @@ describe('groupFailures', () => {
       ['status_code_conformance|products:list|other_kind', 'products:list#1', 1],
       ['status_code_conformance|orders:list|undocumented_status_code', 'orders:list#1', 1],
     ]);
+  });
+});
+
+describe('not API traffic', () => {
+  test.each([
+    ['one reason', notApiTraffic(3), "3 exchanges, not judged: 3 a browser's page, script, style, image or font"],
+    ['two reasons, the commonest first', notApiTraffic(8), "8 exchanges, not judged: 6 a browser's page, script, style, image or font, 2 another origin than the API's"],
+    ['one exchange', notApiTraffic(1), "1 exchange, not judged: 1 a browser's page, script, style, image or font"],
+  ])('the headline of %s', (_name, traffic, want) => {
+    expect(notApiTrafficHeadline(traffic)).toBe(want);
+  });
+
+  test('one exchange as a line: its number, method, URL and why', () => {
+    expect(notApiExchangeLine(notApiTraffic(4).listed[3]!)).toBe("#4 POST https://analytics.example.net/collect?… — another origin than the API's (http://127.0.0.1:4010)");
   });
 });

@@ -9,7 +9,7 @@ import { computeCoverage } from '../../engine/coverage.js';
 import { JsonReporter, MAX_BODY_BYTES, redactHeaders, renderJson, type JsonReport } from '../../reporters/json.js';
 import { collectResults, finishResults, type RunResults } from '../../engine/results.js';
 import type { ReportInfo } from '../../reporters/run-info.js';
-import { cell, failure, INFO, skipped, stateful } from './fixtures/cells.js';
+import { cell, failure, INFO, notApiTraffic, skipped, stateful } from './fixtures/cells.js';
 import { moduleOf } from './fixtures/modules.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
 import type { LoadedSpec } from '../../core/spec/load.js';
@@ -48,6 +48,14 @@ describe('renderJson', () => {
       transitions: null,
       errors: RESULTS.errors,
     });
+  });
+
+  test('observed traffic: the exchanges that were not the API\'s, last; a run\'s report has no such field', () => {
+    const observed = report({ ...RESULTS, notApiTraffic: notApiTraffic(25) });
+    expect(Object.keys(observed).at(-1)).toBe('notApiTraffic');
+    expect(observed.notApiTraffic).toEqual(notApiTraffic(25));
+    expect(observed.notApiTraffic?.listed).toHaveLength(20);
+    expect(report()).not.toHaveProperty('notApiTraffic');
   });
 
   test('the matrix has null where a check did not run', () => {

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KNOWN_EDGES } from '../../engine/stateful/transitions.js';
 import { computeCoverage } from '../../engine/coverage.js';
-import { COVERAGE_SUITE, JUnitReporter, renderJUnit, tagsOf } from '../../reporters/junit.js';
+import { COVERAGE_SUITE, JUnitReporter, NOT_API_TRAFFIC_SUITE, renderJUnit, tagsOf } from '../../reporters/junit.js';
 import { CONFORMANCE_CLASSES } from '../../core/types.js';
 import type { LoadedSpec } from '../../core/spec/load.js';
 import { collectResults, finishResults, type RunResults } from '../../engine/results.js';
-import { cell, failure, INFO, skipped, stateful } from './fixtures/cells.js';
+import { cell, failure, INFO, notApiTraffic, skipped, stateful } from './fixtures/cells.js';
 import { moduleOf } from './fixtures/modules.js';
 import { childrenNamed, parseXml, type XmlElement } from './fixtures/xml.js';
 import { loadCoverageSpec } from './fixtures/spec.js';
@@ -222,6 +222,21 @@ describe('renderJUnit', () => {
       expect(coverageSuite(parsed(RESULTS))).toBeUndefined();
       expect(renderJUnit(RESULTS, INFO)).not.toContain('transition.');
     });
+  });
+
+  test('observed traffic that was not the API\'s: a suite of properties, no test case, the totals unchanged; none without any', () => {
+    const root = parsed({ ...RESULTS, notApiTraffic: notApiTraffic(25) });
+    const suite = childrenNamed(root, 'testsuite').find((s) => s.attributes['name'] === NOT_API_TRAFFIC_SUITE)!;
+    expect(suite.attributes).toMatchObject({ tests: '0', failures: '0', errors: '0', skipped: '0' });
+    expect(suite.children.filter((c) => c.name === 'testcase')).toEqual([]);
+    const properties = childrenNamed(childrenNamed(suite, 'properties')[0]!, 'property').map((p) => [p.attributes['name'], p.attributes['value']]);
+    expect(properties[0]).toEqual(['not_api_traffic', "25 exchanges, not judged: 19 a browser's page, script, style, image or font, 6 another origin than the API's"]);
+    expect(properties[1]).toEqual(['not_api_traffic.1', "#1 GET http://127.0.0.1:4010/ — a browser's document request (Sec-Fetch-Dest: document)"]);
+    expect(properties).toHaveLength(21);
+    expect(root.attributes['tests']).toBe(parsed().attributes['tests']);
+    for (const none of [parsed(), parsed({ ...RESULTS, notApiTraffic: notApiTraffic(0) })]) {
+      expect(childrenNamed(none, 'testsuite').map((s) => s.attributes['name'])).not.toContain(NOT_API_TRAFFIC_SUITE);
+    }
   });
 
   test('no errors, no harness suite; no cells, an empty root', () => {
