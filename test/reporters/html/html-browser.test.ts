@@ -1,9 +1,9 @@
 /**
  * Opens a rendered HTML report in a real Chromium (playwright-core, file:// URL) and checks what
  * a person sees in a 1400x900 viewport. The browser is the Chromium shipped inside the npm package
- * `@sparticuz/chromium` (a dev dependency: `npm ci` installs it, no system package needed; its
- * `executablePath()` decompresses it to the temporary directory once), or Debian's
- * /usr/bin/chromium when that is present. Never a downloaded browser. Without either this test
+ * `@sparticuz/chromium` (a dev dependency: `npm ci` installs it, no system package needed), or
+ * Debian's /usr/bin/chromium when that is present (test/support/chromium.ts, with the flags every
+ * browser test launches it with). Never a downloaded browser. Without either this test
  * fails rather than skips, so a missing browser can never pass for a working report.
  */
 import { existsSync } from 'node:fs';
@@ -18,23 +18,10 @@ import { computeCoverage } from '../../../engine/coverage.js';
 import { renderHtml } from '../../../reporters/html/report.js';
 import { cell, failure, INFO, skipped } from '../fixtures/cells.js';
 import { loadCoverageSpec } from '../fixtures/spec.js';
+import { chromiumToRun } from '../../support/chromium.js';
 
-const DEBIAN_CHROMIUM = '/usr/bin/chromium';
-// The background-networking flags keep Chromium from calling home, which a closed network refuses.
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-// @sparticuz/chromium's build is meant for a container without a zygote process; its own flags
-// minus the ones that weaken the page's security (web security, site isolation), which the
-// Content-Security-Policy checks below rely on.
-const PACKAGED_ARGS = ['--no-zygote', '--single-process', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', "--headless='shell'"];
 const VIEWPORT = { width: 1400, height: 900 };
 const SCREENSHOT = join(tmpdir(), 'cnf-html-report.png');
-
-/** The Chromium to run: Debian's when installed, else the one inside the npm package. */
-async function chromiumToRun(): Promise<{ executablePath: string; args: string[] }> {
-  if (existsSync(DEBIAN_CHROMIUM)) return { executablePath: DEBIAN_CHROMIUM, args: ARGS };
-  const packaged = (await import('@sparticuz/chromium')).default;
-  return { executablePath: await packaged.executablePath(), args: [...ARGS, ...PACKAGED_ARGS] };
-}
 
 const MESSAGE = 'The target answered <script>alert(1)</script> in the body.';
 const CURL = "curl -X GET 'http://127.0.0.1:4010/v1/products/?limit=101' -H \"Authorization: Bearer $CNF_ADMIN_TOKEN\"";
