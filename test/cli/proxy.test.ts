@@ -1,7 +1,8 @@
 // `conformance proxy`: traffic forwarded untouched and judged; `--strict` answers 502 naming the
 // findings of a must-level failure; a target that does not answer gets the client a 502 and the
 // report names it (exit 2); SIGTERM writes the reports of what passed through; the command's
-// V8 helper threads run at the judging threads' nice value.
+// V8 helper threads run at the judging threads' nice value; a browser's own requests through it
+// are not API traffic, listed and never failed.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -69,6 +70,31 @@ describe('conformance proxy', () => {
     const { exitCode, results } = await command.stop();
     expect(exitCode).toBe(2);
     expect(results.errors).toEqual([expect.objectContaining({ code: 'CNF_ERR_TARGET_UNREACHABLE', message: expect.stringContaining(`http://127.0.0.1:${port} did not answer (ECONNREFUSED`) })]);
+  });
+
+  test('a browser\'s own requests through it (its page, its icon) are not API traffic, on any judging thread; its calls are judged, an unknown one undocumented', async () => {
+    const command = await runProxy({ target: references.clean.url, judgeThreads: 2, reporters: [], env: {} });
+    const call = { authorization: `Bearer ${references.clean.tokens.admin}`, accept: 'application/json', 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'same-origin' };
+    const sent = [
+      await fetch(`${command.proxy.url}/`, { headers: { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate', accept: 'text/html,application/xhtml+xml' } }),
+      await fetch(`${command.proxy.url}/v1/products/?limit=2`, { headers: call }),
+      await fetch(`${command.proxy.url}/favicon.ico`, { headers: { 'sec-fetch-dest': 'image', 'sec-fetch-mode': 'no-cors' } }),
+      await fetch(`${command.proxy.url}/v1/unknown`, { headers: call }),
+    ];
+    for (const answer of sent) await answer.arrayBuffer();
+    expect(sent.map((answer) => answer.status)).toEqual([404, 200, 404, 404]);
+    const { exitCode, results } = await command.stop();
+    expect(exitCode).toBe(1);
+    expect(results.cells.filter((c) => c.status === 'failed').map((c) => [c.operationId, c.failures[0]?.kind])).toEqual([['GET /v1/unknown', 'undocumented_operation']]);
+    expect(results.cells.find((c) => c.operationId === 'products:list' && c.checkId === 'response_schema_conformance')?.status).toBe('passed');
+    expect(results.notApiTraffic).toEqual({
+      count: 2,
+      byReason: { browser_resource: 2 },
+      listed: [
+        { exchange: 1, method: 'GET', url: `${references.clean.url}/`, reason: 'browser_resource', why: "a browser's document request (Sec-Fetch-Dest: document)" },
+        { exchange: 3, method: 'GET', url: `${references.clean.url}/favicon.ico`, reason: 'browser_resource', why: "a browser's image request (Sec-Fetch-Dest: image)" },
+      ],
+    });
   });
 
   test('--judge-threads: the pool it starts; more than one with --record, or none, is CNF_ERR_CONFIG_INVALID', async () => {
