@@ -95,10 +95,11 @@ async function session(reference: RunningReference, name: string): Promise<Sessi
       return route.fulfill({ contentType: 'text/html; charset=utf-8', body: PAGE });
     });
     await page.goto(`${reference.url}/`);
-    await page.waitForFunction(() => document.body.dataset.calls !== undefined || document.body.dataset.error !== undefined, undefined, { timeout: 20_000 });
-    const error = await page.evaluate(() => document.body.dataset.error);
-    if (error !== undefined) throw new Error(`the page's script failed: ${error}`);
-    const calls = JSON.parse((await page.evaluate(() => document.body.dataset.calls))!) as Session['calls'];
+    const body = page.locator('body[data-calls], body[data-error]');
+    await body.waitFor({ state: 'attached', timeout: 20_000 });
+    const error = await body.getAttribute('data-error');
+    if (error !== null) throw new Error(`the page's script failed: ${error}`);
+    const calls = JSON.parse((await body.getAttribute('data-calls'))!) as Session['calls'];
     await context.close();
     const entries = (JSON.parse(await readFile(har, 'utf8')) as { log: { entries: Session['entries'] } }).log.entries;
     const out = new PassThrough();
