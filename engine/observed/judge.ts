@@ -249,8 +249,8 @@ export class ObservedJudge {
   /**
    * Judges one observed exchange: set aside unjudged when it is not API traffic (a page's own
    * request, a call to another origin: engine/observed/api-traffic.ts), else matched to its
-   * operation (or reported as `undocumented_operation`), then judged by the response checks and the single-answer checks, by `missing_auth_rejected`
-   * when it carries no credentials, by `insufficient_scope_rejected` when its token is known to
+   * operation (or reported as `undocumented_operation`), then judged by the response checks and
+   * the single-answer checks, by `missing_auth_rejected` when it carries no credentials, by `insufficient_scope_rejected` when its token is known to
    * carry no scope, by `read_scope_accepted` and `write_scope_required` when it is known to carry
    * read scopes only (role `reader`), by `pages_disjoint_and_complete` with the earlier pages of
    * the same list by the same client, and by `write_effect_visible` on a successful write when the
