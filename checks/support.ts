@@ -150,3 +150,12 @@ export function requestFields(exchange: Exchange): Record<string, unknown> {
 
 /** How far two clocks may disagree before an instant compared across them is a finding, in milliseconds (a Date header is whole seconds). */
 export const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * The identity of a secret value (a token): the value itself, or, in a recording whose secrets are
+ * redacted (docs/observed.md, Recording), the placeholder that names it: `[redacted:VAR]`, which an
+ * answer carries padded with `x` to the secret's length and a request sending it back carries alone.
+ */
+export function secretIdentity(value: string): string {
+  return /^\[redacted:[A-Z0-9_]+\]/.exec(value)?.[0] ?? value;
+}

@@ -1,6 +1,6 @@
 import type { Check, Finding } from '../core/types.js';
 import { successJson } from './response-objects.js';
-import { answerDateMs, CLOCK_SKEW_MS, requestFields } from './support.js';
+import { answerDateMs, CLOCK_SKEW_MS, requestFields, secretIdentity } from './support.js';
 
 /** A scope string as a set of scope names (space-separated, RFC 6749 section 3.3). */
 function scopes(value: unknown): string {
@@ -40,7 +40,8 @@ export const tokenLifetimeMatchesIntrospection: Check = {
     // An inactive answer tells nothing to compare: the token may have expired, or been revoked by what
     // the pair does not show (a reused code, a refresh); the introspection of an unknown or expired token is another check's.
     if (described.active !== true) return [];
-    const access = requestFields(introspection).token === issued.access_token;
+    const asked = requestFields(introspection).token;
+    const access = typeof asked === 'string' && typeof issued.access_token === 'string' && secretIdentity(asked) === secretIdentity(issued.access_token);
     const problems: string[] = [];
     const clientId = requestFields(exchange).client_id;
     if (typeof clientId === 'string' && described.client_id !== undefined && described.client_id !== clientId) problems.push(`client_id ${JSON.stringify(described.client_id)}, not the ${JSON.stringify(clientId)} that asked for it`);

@@ -9,6 +9,7 @@
  */
 import type { Operation } from '../core/spec/load.js';
 import type { Exchange, HttpRequest, PairRelation } from '../core/types.js';
+import { secretIdentity } from '../checks/support.js';
 
 /** An exchange with the operation it was matched to. */
 export interface OperationExchange {
@@ -161,12 +162,12 @@ export class PairFinder {
     const body = current.exchange.response?.json as { access_token?: unknown; refresh_token?: unknown } | undefined;
     if (!succeeded(current.exchange) || !body) return;
     const clientId = formFields(current.exchange.request).get('client_id') ?? '';
-    for (const token of [body.access_token, body.refresh_token]) if (typeof token === 'string' && token !== '') bounded(this.#tokens, `${clientId}\u0000${token}`, current);
+    for (const token of [body.access_token, body.refresh_token]) if (typeof token === 'string' && token !== '') bounded(this.#tokens, `${clientId}\u0000${secretIdentity(token)}`, current);
   }
 
   #introspected(current: OperationExchange): PairEvidence[] {
     const form = formFields(current.exchange.request);
-    const issued = this.#tokens.get(`${form.get('client_id') ?? ''}\u0000${form.get('token') ?? ''}`);
+    const issued = this.#tokens.get(`${form.get('client_id') ?? ''}\u0000${secretIdentity(form.get('token') ?? '')}`);
     return issued && succeeded(current.exchange) ? [{ relation: 'token_then_introspection', subject: issued, other: current }] : [];
   }
 }

@@ -244,7 +244,7 @@ export class HarRecorder {
   record(exchange: ObservedExchange, startedAt: Date): void {
     const redacted: ObservedExchange = {
       request: redactRequest(exchange.request, this.#name),
-      ...(exchange.response ? { response: redactResponse(exchange.response) } : {}),
+      ...(exchange.response ? { response: redactResponse(exchange.response, this.#name) } : {}),
       ...(exchange.transportError ? { transportError: exchange.transportError } : {}),
     };
     this.#stream.write(`${this.#count++ === 0 ? '\n' : ',\n'}${JSON.stringify(harEntry(redacted, startedAt))}`);

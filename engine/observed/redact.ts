@@ -65,10 +65,13 @@ function redactJson(value: unknown, replace: (secret: string) => string): unknow
 
 /**
  * The response with its secrets masked: `Set-Cookie` replaced, and the string values of secret
- * fields of a JSON body (an issued access token) overwritten with `x` of the same byte length, so
- * that the body's size, and every check of it, stays what the live run judged.
+ * fields of a JSON body (an issued access token) overwritten with text of the same byte length, so
+ * that the body's size, and every check of it, stays what the live run judged. With `name`, a
+ * secret long enough is overwritten with its placeholder (`[redacted:VAR]`, the same one a request
+ * that sends it back is recorded with) padded with `x`, so that an offline judge still pairs a
+ * token answer with the introspection of that token (engine/evidence.ts); else with `x` alone.
  */
-export function redactResponse(response: HttpResponse): HttpResponse {
+export function redactResponse(response: HttpResponse, name?: SecretNamer): HttpResponse {
   const headers = { ...response.headers };
   if (headers['set-cookie'] !== undefined) headers['set-cookie'] = '[redacted]';
   if (response.json === undefined) return { ...response, headers };
@@ -79,7 +82,12 @@ export function redactResponse(response: HttpResponse): HttpResponse {
   });
   if (secrets.size === 0) return { ...response, headers };
   let body = response.body;
-  for (const secret of secrets) body = body.split(JSON.stringify(secret).slice(1, -1)).join('x'.repeat(Buffer.byteLength(JSON.stringify(secret).slice(1, -1))));
+  for (const secret of secrets) {
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    const bytes = Buffer.byteLength(escaped);
+    const marked = name ? placeholder(name(secret)) : '';
+    body = body.split(escaped).join(marked !== '' && marked.length <= bytes ? marked.padEnd(bytes, 'x') : 'x'.repeat(bytes));
+  }
   let json: unknown = response.json;
   try {
     json = JSON.parse(body);
@@ -88,4 +96,3 @@ export function redactResponse(response: HttpResponse): HttpResponse {
   }
   return { ...response, headers, body, json };
 }
-

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Polar as Polar0 } from 'polar-sdk-0';
+import { createPolar } from 'polar-sdk-1/2026-10';
 import { startReferenceServer, type RunningReference } from '../../server/index.js';
 import { runProxy } from '../../cli/proxy.js';
 import { checkHar } from '../../cli/check.js';
@@ -36,9 +37,29 @@ function findings(results: RunResults): string[] {
 }
 
 /**
+ * What a merchant's dashboard built on the platform's SDK (1.0.1, 2026-10) asks besides the SDK
+ * test's calls: a table shown 10 then 100 products a page, a customer's page opened twice, and an
+ * order's billing details saved and the order read again. Each pair is evidence of a rule of two
+ * exchanges (pagination_total_stable, record_read_stable, write_read_consistent).
+ */
+async function dashboard(reference: RunningReference, baseUrl: string): Promise<void> {
+  const polar = createPolar({ accessToken: reference.credentials.admin!, baseUrl });
+  const f = reference.fixtures;
+  await polar.products.list({ limit: 10 }).catch(() => undefined);
+  await polar.products.list({ limit: 100 }).catch(() => undefined);
+  await polar.customers.get(f.customer_id!).catch(() => undefined);
+  await polar.customers.get(f.customer_id!).catch(() => undefined);
+  const created = reference.control.createOrder();
+  if (!created.ok || !reference.control.completeOrder(String(created.value.id)).ok) throw new Error('cannot make a paid order');
+  const id = String(created.value.id);
+  await polar.orders.update(id, { billing_name: 'Dashboard GmbH', billing_address: { country: 'DE', line1: 'Friedrichstraße 1', line2: 'Hof', city: 'Berlin', postal_code: '10117', state: null } } as never).catch(() => undefined);
+  await polar.orders.get(id).catch(() => undefined);
+}
+
+/**
  * Every SDK call of both lines and versions through a proxy in front of a reference with `faults`
- * on, plus one call without credentials; the proxy's results and exit code, its JSON report, and
- * the HAR it recorded.
+ * on, plus one call without credentials and a dashboard's requests ({@link dashboard}); the
+ * proxy's results and exit code, its JSON report, and the HAR it recorded.
  */
 async function throughProxy(name: string, faults: string[]): Promise<{ reference: RunningReference; results: RunResults; exitCode: number; report: { cells: { operationId: string; checkId: string; status: string }[] }; har: string }> {
   const reference = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: false, control: false, faults });
@@ -55,6 +76,7 @@ async function throughProxy(name: string, faults: string[]): Promise<{ reference
         }
       }
       await new Polar0({ serverURL: command.proxy.url }).products.list({ limit: 5 }).catch(() => undefined);
+      await dashboard(reference, command.proxy.url);
     } finally {
       stopped = await command.stop();
     }
@@ -100,4 +122,23 @@ describe('the SDKs through the proxy', () => {
       if (line.includes('authorization:')) expect(line).toContain('authorization: Bearer ${CONFORMANCE_TOKEN_');
     }
   }, 120_000);
+});
+
+describe('the rules of units, lifetimes, equalities and round trips, through the proxy and from its HAR', () => {
+  // Each fault breaks one rule, which one check holds; ordinary client traffic (the SDK test's calls
+  // and a dashboard's) holds its evidence. Faults run together in two groups: every fault's check
+  // fails, and no other check does, live and from the recording.
+  it.each([
+    ['one', ['upload_part_ranges_shifted', 'order_paid_flag_stale', 'introspection_iat_in_milliseconds', 'modified_before_created', 'claim_answer_seat_pending', 'customer_read_flaps']],
+    ['two', ['upload_links_expired', 'order_amount_not_net', 'token_expires_in_milliseconds', 'billing_address_ignored', 'modified_at_not_stored', 'list_depends_on_page_size']],
+  ])('group %s: each fault fails its own check, and nothing else fails', async (name, faults) => {
+    const { FAULTS } = await import('../../server/faults.js');
+    const expected = [...new Set(faults.map((id) => FAULTS.find((f) => f.id === id)!.detectedBy))].sort();
+    const { results, exitCode, har } = await throughProxy(`rules-${name}`, faults);
+    const failedChecks = (r: RunResults) => [...new Set(r.cells.filter((c) => c.status === 'failed').map((c) => c.checkId))].sort();
+    expect(failedChecks(results)).toEqual(expected);
+    expect(exitCode).toBe(1);
+    const offline = await checkHar({ file: har, reporters: [], env: {} });
+    expect(failedChecks(offline.results)).toEqual(expected);
+  }, 180_000);
 });
