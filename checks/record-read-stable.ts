@@ -34,7 +34,8 @@ export const recordReadStable: Check = {
     const after = instantMicros(second.modified_at);
     const modified = JSON.stringify(first.modified_at ?? null) !== JSON.stringify(second.modified_at ?? null);
     const identity = ['id', 'created_at'].filter((key) => JSON.stringify(first[key]) !== JSON.stringify(second[key]));
-    const backwards = before !== undefined && after !== undefined && after < before;
+    // A record once modified does not read back as never modified, nor modified earlier.
+    const backwards = before !== undefined && ((after !== undefined && after < before) || second.modified_at === null);
     const differing = modified ? identity : differingFields(first, second);
     if (!differing.length && !backwards) return [];
     return [{

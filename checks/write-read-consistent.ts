@@ -3,9 +3,22 @@ import { successJson } from './response-objects.js';
 import { brief } from './support.js';
 import { WRITE_REFLECTIONS } from './write-answer-reflects-request.js';
 
-/** The top-level fields on which two JSON objects differ (deep, JSON types included: 3 and "3" differ). */
+/**
+ * Whether two JSON values are the same value: the same JSON types (3 and "3" differ), arrays item
+ * by item in order, objects key by key whatever the order their keys come in (JSON objects are
+ * unordered, RFC 8259 section 4).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+
+/** The top-level fields both JSON objects hold with different values ({@link sameJson}). */
 export function differingFields(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
-  return Object.keys(a).filter((key) => Object.hasOwn(b, key) && JSON.stringify(a[key]) !== JSON.stringify(b[key]));
+  return Object.keys(a).filter((key) => Object.hasOwn(b, key) && !sameJson(a[key], b[key]));
 }
 
 /**

@@ -70,6 +70,24 @@ export function changesState(method: string, operation: Operation | undefined): 
   return route !== INTROSPECTION_ROUTE && route !== TOKEN_ROUTE;
 }
 
+/**
+ * The OAuth client of a token or introspection request: the form's `client_id`, else the user of
+ * an HTTP Basic `Authorization` header (RFC 6749 section 2.3.1), else empty.
+ */
+function oauthClientOf(request: HttpRequest): string {
+  const fromForm = formFields(request).get('client_id');
+  if (fromForm) return fromForm;
+  const basic = /^Basic\s+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
+  if (!basic) return '';
+  const decoded = Buffer.from(basic, 'base64').toString('utf8');
+  const user = decoded.slice(0, Math.max(0, decoded.indexOf(':')));
+  try {
+    return decodeURIComponent(user);
+  } catch {
+    return user;
+  }
+}
+
 /** The fields of a form-encoded body (an OAuth request), or none. */
 function formFields(request: HttpRequest): URLSearchParams {
   const type = request.headers['content-type'] ?? '';
@@ -161,13 +179,13 @@ export class PairFinder {
   #rememberTokens(current: OperationExchange): void {
     const body = current.exchange.response?.json as { access_token?: unknown; refresh_token?: unknown } | undefined;
     if (!succeeded(current.exchange) || !body) return;
-    const clientId = formFields(current.exchange.request).get('client_id') ?? '';
+    const clientId = oauthClientOf(current.exchange.request);
     for (const token of [body.access_token, body.refresh_token]) if (typeof token === 'string' && token !== '') bounded(this.#tokens, `${clientId}\u0000${secretIdentity(token)}`, current);
   }
 
   #introspected(current: OperationExchange): PairEvidence[] {
     const form = formFields(current.exchange.request);
-    const issued = this.#tokens.get(`${form.get('client_id') ?? ''}\u0000${secretIdentity(form.get('token') ?? '')}`);
+    const issued = this.#tokens.get(`${oauthClientOf(current.exchange.request)}\u0000${secretIdentity(form.get('token') ?? '')}`);
     return issued && succeeded(current.exchange) ? [{ relation: 'token_then_introspection', subject: issued, other: current }] : [];
   }
 }

@@ -1,9 +1,10 @@
 /**
  * What the upload checks and the files scenarios share about a file creation's answer: its upload
- * parts and whether a part's URL can be sent to. The judgements are
- * checks of one exchange (checks/upload-parts-match-request.ts, checks/upload-links-unexpired.ts).
+ * parts and whether a part's URL can be sent to. The judgements are checks of one exchange
+ * (checks/upload-parts-match-request.ts, checks/upload-links-unexpired.ts).
  * @see spec/rules.yaml files.upload_parts; operation files:create
  */
+
 /** The upload parts of a create answer, or undefined when it has no `upload.parts` array. */
 export function answeredParts(created: Record<string, unknown>): Record<string, unknown>[] | undefined {
   const upload = created.upload;

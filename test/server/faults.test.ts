@@ -80,10 +80,10 @@ const WRITES: Record<keyof typeof WRITE_FAULT_OPERATIONS, (server: TestServer) =
   },
 };
 
-/** The value of a control function that must succeed. */
 /** A day in milliseconds (test clock advances). */
 const DAY_MS = 86_400_000;
 
+/** The value of a control function that must succeed. */
 function created<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T & Record<string, any> {
   if (!result.ok) throw new Error(result.error.message);
   return result.value as T & Record<string, any>;
@@ -114,6 +114,33 @@ const WRITE_SHOWS = Object.fromEntries(
     ]),
   ),
 ) as Record<WriteFaultId, (server: TestServer) => Promise<boolean>>;
+
+/** A token the OAuth client got for an authorization code on `server`, and the client's introspection of its access token. */
+async function introspectedToken(server: TestServer): Promise<{ token: Record<string, any>; introspection: Record<string, any> }> {
+  const code = created(server.control.mintAuthorizationCode({}));
+  const client = { client_id: code.client_id as string, client_secret: server.fixtures.oauth_client_secret! };
+  const form = { grant_type: 'authorization_code', code: code.code as string, ...client, ...(code.redirect_uri ? { redirect_uri: code.redirect_uri as string } : {}) };
+  const token = await server.send('POST', '/v1/oauth2/token', { as: null, form });
+  expect(token.statusCode, token.body).toBe(200);
+  const introspection = await server.send('POST', '/v1/oauth2/introspect', { as: null, form: { token: token.json().access_token, ...client } });
+  expect(introspection.statusCode, introspection.body).toBe(200);
+  return { token: token.json(), introspection: introspection.json() };
+}
+
+/** The upload parts `POST /v1/files/` answers on `server` for a 10-byte file asked in two parts of 5 bytes. */
+async function answeredUploadParts(server: TestServer): Promise<Record<string, any>[]> {
+  const parts = [{ number: 1, chunk_start: 0, chunk_end: 4 }, { number: 2, chunk_start: 5, chunk_end: 9 }];
+  const response = await server.send('POST', '/v1/files/', { json: { name: 'parts.bin', mime_type: 'application/octet-stream', size: 10, service: 'downloadable', upload: { parts } } });
+  expect(response.statusCode, response.body).toBeLessThan(300);
+  return response.json().upload.parts;
+}
+
+/** A new pending order of the portal customer on `server`, paid when `paid`. */
+function newOrder(server: TestServer, paid: boolean): Record<string, any> {
+  const order = created(server.control.createOrder({}));
+  if (paid) created(server.control.completeOrder(order.id as string));
+  return order;
+}
 
 /** What each fault breaks, observed through the API: true when the server shows the defect. */
 const SHOWS: Record<FaultId, (server: TestServer) => Promise<boolean>> = {
@@ -399,6 +426,76 @@ const SHOWS: Record<FaultId, (server: TestServer) => Promise<boolean>> = {
   async payment_methods_of_organization(server) {
     const { items } = (await server.get(`/v1/customers/${server.fixtures.customer_id}/payment-methods`, { limit: 100 })).json();
     return items.some((method: { customer_id: string }) => method.customer_id !== server.fixtures.customer_id);
+  },
+  async upload_part_ranges_shifted(server) {
+    const parts = await answeredUploadParts(server);
+    return parts.some((part) => part.chunk_end !== (part.number === 1 ? 4 : 9));
+  },
+  async upload_links_expired(server) {
+    // Judged by the server's own clock (the clean server's may have been advanced by other observations).
+    const parts = await answeredUploadParts(server);
+    const now = Date.parse(server.control.clockNow());
+    return parts.some((part) => Date.parse(part.expires_at) <= now);
+  },
+  async order_paid_flag_stale(server) {
+    const order = newOrder(server, true);
+    const read = (await server.get(`/v1/orders/${order.id}`)).json();
+    return read.status === 'paid' && read.paid !== true;
+  },
+  async order_amount_not_net(server) {
+    const order = newOrder(server, false);
+    const read = (await server.get(`/v1/orders/${order.id}`)).json();
+    // The control API's orders are taxed, so the total is not the net amount.
+    expect(read.total_amount).not.toBe(read.net_amount);
+    return read.amount !== read.net_amount;
+  },
+  async introspection_iat_in_milliseconds(server) {
+    const { introspection } = await introspectedToken(server);
+    return introspection.active === true && introspection.iat > introspection.exp;
+  },
+  async token_expires_in_milliseconds(server) {
+    // The token's lifetime as its introspection states it, against the one the token answer gave.
+    const { token, introspection } = await introspectedToken(server);
+    return introspection.active === true && Math.abs(token.expires_in - (introspection.exp - introspection.iat)) > 1;
+  },
+  async modified_before_created(server) {
+    const { items } = await server.all('/v1/products/');
+    const modified = items.filter((product) => product.modified_at !== null);
+    expect(modified.length).toBeGreaterThan(0);
+    return modified.some((product) => Date.parse(product.modified_at) < Date.parse(product.created_at));
+  },
+  async claim_answer_seat_pending(server) {
+    const invitation = created(server.control.createSeatInvitation({}));
+    const claim = await server.send('POST', '/v1/customer-seats/claim', { as: null, json: { invitation_token: invitation.invitation_token } });
+    expect(claim.statusCode, claim.body).toBe(200);
+    const { seat } = claim.json();
+    return seat.status === 'pending' && seat.claimed_at !== null;
+  },
+  async billing_address_ignored(server) {
+    const order = newOrder(server, false);
+    const address = { country: 'FR', line1: '1 rue de Rivoli', postal_code: '75001', city: 'Faultville' };
+    const update = await server.send('PATCH', `/v1/orders/${order.id}`, { json: { billing_name: 'Address Ltd', billing_address: address } });
+    expect(update.statusCode, update.body).toBe(200);
+    const read = (await server.get(`/v1/orders/${order.id}`)).json();
+    return update.json().billing_name === 'Address Ltd' && update.json().billing_address?.city !== 'Faultville' && read.billing_address?.city !== 'Faultville';
+  },
+  async modified_at_not_stored(server) {
+    const order = newOrder(server, false);
+    const update = await server.send('PATCH', `/v1/orders/${order.id}`, { json: { billing_name: 'Stored Ltd' } });
+    expect(update.statusCode, update.body).toBe(200);
+    const read = (await server.get(`/v1/orders/${order.id}`)).json();
+    return read.billing_name === 'Stored Ltd' && read.modified_at !== update.json().modified_at;
+  },
+  async list_depends_on_page_size(server) {
+    const small = (await server.get('/v1/products/', { limit: 10 })).json();
+    const large = (await server.get('/v1/products/', { limit: 50 })).json();
+    return small.pagination.total_count !== large.pagination.total_count;
+  },
+  async customer_read_flaps(server) {
+    const customer = created(server.control.createCustomer({ name: 'Flap Ltd' }));
+    const names = [];
+    for (let i = 0; i < 2; i++) names.push((await server.get(`/v1/customers/${customer.id}`)).json().name);
+    return names[0] !== names[1];
   },
 };
 
