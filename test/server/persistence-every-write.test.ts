@@ -124,7 +124,8 @@ const CONTROL_RECIPES: Readonly<Record<string, ControlRecipe>> = {
 
 /** A read-back's answer, comparable across a restart: presigned URLs (signed with the time they were made) lose their query. */
 function comparable(exchange: Exchange): { status: number | undefined; json: unknown } {
-  const json = JSON.parse(JSON.stringify(exchange.response?.json ?? null, (_key, value: unknown) => (typeof value === 'string' && /^https?:\/\/[^/]+\/__/.test(value) ? new URL(value).pathname : value)));
+  // The restarted server listens on another port: its own URLs (a control path, an introspection's iss) are compared without their origin.
+  const json = JSON.parse(JSON.stringify(exchange.response?.json ?? null, (_key, value: unknown) => (typeof value === 'string' && /^https?:\/\/127\.0\.0\.1:\d+(\/|$)/.test(value) ? new URL(value).pathname : value)));
   return { status: exchange.response?.status, json };
 }
 
