@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Client } from 'undici';
+import { exitText, keepOutputTail } from './child-output.js';
 import { writeWrkScript, type MixedRequest } from './mixed.js';
 
 const run = promisify(execFile);
@@ -170,13 +171,18 @@ export interface AlternatingPacedOptions {
  * milliseconds); in turns of a fifth of a second, every route gets a share of the same moments.
  * The load is sent from a process of its own (bench/paced-load.mjs) that loads undici alone.
  * @returns one {@link PacedBlock} per block
- * @throws Error from the generator (an origin that cannot be reached at all) or when it exits without an answer
+ * @throws Error from the generator (an origin that cannot be reached at all), or when it ends
+ *   without an answer: with its exit code, signal and last lines of output (bench/child-output.ts)
  */
 export async function alternatingPacedLoad(origins: readonly string[], path: string, headers: Record<string, string>, options: AlternatingPacedOptions): Promise<PacedBlock[]> {
-  const child = fork(fileURLToPath(new URL('./paced-load.mjs', import.meta.url)), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./paced-load.mjs', import.meta.url)), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const output = keepOutputTail(child);
   const answer = await new Promise<{ blocks?: PacedBlock[]; error?: string }>((resolve, reject) => {
     child.once('message', (message) => resolve(message as { blocks?: PacedBlock[]; error?: string }));
-    child.once('exit', (code) => reject(new Error(`the paced load generator exited with ${code} before answering`)));
+    child.once('error', (error) => reject(new Error(`the paced load generator could not be started or told its load: ${error.message}`)));
+    // 'close', not 'exit': it comes once the IPC channel is closed too, after any message the
+    // child wrote before it ended, so that an answer is never taken for missing.
+    child.once('close', (code, signal) => reject(new Error(`the paced load generator ended without answering (${exitText(code, signal, output.text())})`)));
     child.send({ origins, path, headers, ...options });
   });
   if (answer.error !== undefined || !answer.blocks) throw new Error(`the paced load generator failed: ${answer.error}`);

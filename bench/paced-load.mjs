@@ -1,13 +1,16 @@
 // The load generator of the proxy's paced rows (bench/load.ts `alternatingPacedLoad`), in a process
 // of its own that loads undici alone, so that its pauses are short and few: the bench's own process
 // holds the earlier rows' heap, and a collection there of 5 to 15 ms moved a window's p99 by as much.
-// It takes one command over IPC, sends it, answers with the latencies, and ends.
+// It takes one command over IPC, sends it, answers with the latencies, and ends once its answer is
+// written whole (bench/ipc-answer.mjs: an answer larger than the IPC socket's buffer was lost when
+// the channel was closed right after process.send()).
 //
 // The routes (origins) take turns in slices of `sliceMs`: each sends at `rate` requests per second
 // over its `connections` connections during its slice, open loop (each request at its time whether
 // or not earlier ones were answered), timed from its send to its body's end. First `warmUpS`
 // seconds per route, not kept; then `blocks` blocks of `blockS` seconds per route.
 import { Pool } from 'undici';
+import { answerParent } from './ipc-answer.mjs';
 
 process.once('message', async ({ origins, path, headers, connections, rate, sliceMs, warmUpS, blocks, blockS }) => {
   const pools = origins.map((origin) => new Pool(origin, { connections, pipelining: 1 }));
@@ -48,15 +51,15 @@ process.once('message', async ({ origins, path, headers, connections, rate, slic
     const rps = total / ((performance.now() - start) / 1000);
     return { latencies: times.map((t, i) => Array.from(t.subarray(0, counts[i]))), failures, rps };
   };
+  let answer;
   try {
     await stretch(warmUpS, false);
     const measured = [];
     for (let i = 0; i < blocks; i++) measured.push(await stretch(blockS, true));
-    process.send({ blocks: measured });
+    answer = { blocks: measured };
   } catch (error) {
-    process.send({ error: String(error?.stack ?? error) });
-  } finally {
-    await Promise.all(pools.map((pool) => pool.close()));
-    process.disconnect();
+    answer = { error: String(error?.stack ?? error) };
   }
+  await Promise.allSettled(pools.map((pool) => pool.close()));
+  await answerParent(answer);
 });
