@@ -2,7 +2,7 @@
  * What the benchmark says when a child process it started fails: how it ended (exit code and
  * signal) and the last lines it wrote, so that a row that cannot be measured says why.
  */
-import type { ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 /** The last output of a child, standard output and standard error interleaved as they came. */
 export interface OutputTail {
@@ -11,17 +11,17 @@ export interface OutputTail {
 }
 
 /**
- * Keeps the last `maxChars` characters a child writes on the streams it was given as pipes
- * (the streams still flow: nothing else needs to read them).
+ * Keeps the last `maxChars` characters a child writes on its streams that are pipes (a
+ * ChildProcess, or only some of its streams); the streams then flow, nothing else needs to read them.
  * @param maxChars characters kept (default 2,000)
  */
-export function keepOutputTail(child: ChildProcess, maxChars = 2000): OutputTail {
+export function keepOutputTail(streams: { stdout?: Readable | null; stderr?: Readable | null }, maxChars = 2000): OutputTail {
   let tail = '';
   const keep = (chunk: Buffer) => {
     tail = (tail + chunk.toString()).slice(-maxChars);
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  streams.stdout?.on('data', keep);
+  streams.stderr?.on('data', keep);
   return { text: () => tail.trim() };
 }
 

@@ -15,6 +15,7 @@
  *    heap one judge holds after 20,000 of them (findings kept, bodies not).
  * @see docs/observed.md (Performance); docs/performance.md
  */
+import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -24,8 +25,9 @@ import { JudgePool, MAX_JUDGE_THREADS } from '../engine/observed/judge-pool.js';
 import { ObservedJudge, type ObservedExchange } from '../engine/observed/judge.js';
 import { flatHeaders, observedResponse } from '../engine/observed/response.js';
 import { alternatingPacedLoad, latencies, loadGenerator, measureLoad, median, quantile } from './load.js';
-import { freePort, startServer, stopServer } from './processes.js';
-import { rowVerdict } from './row-verdict.js';
+import { loadAverage } from './load-average.js';
+import { freePort, startServer, stopServer, type ServerProcess } from './processes.js';
+import { Verdicts, type Out } from './verdicts.js';
 
 /** The proxy's bars (issue: observed traffic judged). */
 export const PROXY_BARS = {
@@ -60,96 +62,123 @@ const CALIBRATION = { holdEvery: 67, holdMs: 7 } as const;
 
 /** The list page of the latency rows. */
 export const PROXY_PATH = '/v1/products/?limit=10';
+/** Deadline of each part of the rows, milliseconds: a part that hangs is NOT MEASURED, and the next one runs. */
+const ROW_TIMEOUT_MS = 180_000;
 /** Exchanges judged for the memory figure. */
 const MEMORY_EXCHANGES = 20_000;
 /** Most heap a judge may hold after {@link MEMORY_EXCHANGES} exchanges: counts and findings, no bodies. */
 const MAX_HELD_BYTES = 16 * 2 ** 20;
 
-/** Where the rows go and where each bar's verdict goes. */
+/** Where the rows go and where each bar's verdict goes (bench/verdicts.ts). */
 export interface ProxyBenchOutput {
-  out: (line?: string) => void;
-  judge: (pass: boolean, text: string) => void;
-  /**
-   * A latency bar with its ceiling (bench/row-verdict.ts): PASS when the proxy meets it, BOUNDED
-   * (not judged) when the ceiling misses it too (`ceilingMeets` false), else FAIL; `beside` names
-   * the ceiling's figure.
-   */
-  judgeRow: (proxyMeets: boolean, ceilingMeets: boolean, text: string, beside: string) => void;
+  out: Out;
+  verdicts: Verdicts;
 }
 
 const ms = (value: number) => (value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en-US'));
 const whole = (value: number) => Math.round(value).toLocaleString('en-US');
 
 /**
- * Measures and prints the proxy's rows against a running reference process.
+ * Measures and prints the proxy's rows against a running reference process. A part that cannot be
+ * measured (a process that does not start, a load generator that fails) is printed NOT MEASURED
+ * with its reason, and the next part is measured all the same (bench/verdicts.ts).
  * @param referenceUrl the reference's origin (`conformance serve --rate-limit off`)
  * @param headers sent with every request (the admin token, Accept-Encoding)
- * @throws Error when the proxy process does not start or the load generator fails
+ * @param warmUpS seconds of each load not kept
+ * @param durationS seconds of each load measured (and of each block of the paced rows, per route)
  */
 export async function proxyRows(referenceUrl: string, headers: Record<string, string>, output: ProxyBenchOutput, warmUpS = 1, durationS = 3): Promise<void> {
-  const { out, judge, judgeRow } = output;
-  const port = await freePort();
-  const proxy = await startServer('proxy', process.execPath, ['bin/conformance.js', 'proxy', '--target', referenceUrl, '--port', String(port), '--reporter', ''], port, PROXY_PATH, headers, 30_000);
-  const minimalPort = await freePort();
-  const minimal = await startServer('minimal proxy', process.execPath, ['bench/minimal-proxy.mjs', referenceUrl, String(minimalPort)], minimalPort, PROXY_PATH, headers, 30_000);
-  const calibrationPort = await freePort();
-  const calibration = await startServer('calibration proxy', process.execPath, ['bench/minimal-proxy.mjs', referenceUrl, String(calibrationPort), String(CALIBRATION.holdEvery), String(CALIBRATION.holdMs)], calibrationPort, PROXY_PATH, headers, 30_000);
+  const { out, verdicts } = output;
+  out(`Conformance proxy (${loadGenerator()}, ${warmUpS} s warm-up then ${durationS} s measured; ${headers['accept-encoding'] ? `Accept-Encoding "${headers['accept-encoding']}"` : 'no Accept-Encoding'}; latencies in ms)`);
+  const servers: ServerProcess[] = [];
+  const start = async (name: string, args: (port: number) => string[]) => {
+    const port = await freePort();
+    const server = await startServer(name, process.execPath, args(port), port, PROXY_PATH, headers, 30_000);
+    servers.push(server);
+    return server;
+  };
   try {
-    out(`Conformance proxy (${loadGenerator()}, ${warmUpS} s warm-up then ${durationS} s measured; ${headers['accept-encoding'] ? `Accept-Encoding "${headers['accept-encoding']}"` : 'no Accept-Encoding'}; latencies in ms)`);
-    out('  straight to the reference, and through `conformance proxy --target` (its own process, judging every exchange on a thread of its own after answering it)');
+    let proxy: ServerProcess | undefined;
+    let minimal: ServerProcess | undefined;
+    let calibration: ServerProcess | undefined;
+    const started = await verdicts.measure('the proxy\'s latency rows', async () => {
+      proxy = await start('proxy', (port) => ['bin/conformance.js', 'proxy', '--target', referenceUrl, '--port', String(port), '--reporter', '']);
+      minimal = await start('minimal proxy', (port) => ['bench/minimal-proxy.mjs', referenceUrl, String(port)]);
+      calibration = await start('calibration proxy', (port) => ['bench/minimal-proxy.mjs', referenceUrl, String(port), String(CALIBRATION.holdEvery), String(CALIBRATION.holdMs)]);
+    });
+    if (started && proxy && minimal && calibration) await latencyRows(referenceUrl, headers, output, { proxy, minimal, calibration }, warmUpS, durationS);
+  } finally {
+    for (const server of servers) await stopServer(server);
+  }
+  await verdicts.measure('the judge\'s rate', () => judgeRate(referenceUrl, headers, output), ROW_TIMEOUT_MS);
+  out();
+}
+
+/** The proxies of the latency rows, running. */
+interface Proxies {
+  proxy: ServerProcess;
+  minimal: ServerProcess;
+  calibration: ServerProcess;
+}
+
+const row = (out: Out, cells: string[]) => out(cells.map((cell, i) => (i === 0 ? cell.padEnd(52) : cell.padStart(10))).join('  '));
+
+/** Part 1: the closed-loop rows, the paced rows and one request at a time; each measured apart. */
+async function latencyRows(referenceUrl: string, headers: Record<string, string>, { out, verdicts }: ProxyBenchOutput, { proxy, minimal, calibration }: Proxies, warmUpS: number, durationS: number): Promise<void> {
+  let closedFailures = 0;
+  await verdicts.measure('the proxy\'s closed-loop rows', async () => {
+    out(`  straight to the reference, and through \`conformance proxy --target\` (its own process, judging every exchange on a thread of its own after answering it); ${loadAverage()}`);
     const direct = await measureLoad(`${referenceUrl}${PROXY_PATH}`, headers, 50, warmUpS, durationS);
     const through = await measureLoad(`${proxy.url}${PROXY_PATH}`, headers, 50, warmUpS, durationS);
-    const row = (cells: string[]) => out(cells.map((cell, i) => (i === 0 ? cell.padEnd(52) : cell.padStart(10))).join('  '));
-    row(['request, 50 connections', 'req/s', 'p50', 'p99', 'non-2xx']);
-    row([`GET ${PROXY_PATH} direct, as fast as answered`, whole(direct.rps), ms(direct.p50), ms(direct.p99), String(direct.failures)]);
-    row([`GET ${PROXY_PATH} through the proxy, as fast as answered`, whole(through.rps), ms(through.p50), ms(through.p99), String(through.failures)]);
+    row(out, ['request, 50 connections', 'req/s', 'p50', 'p99', 'non-2xx']);
+    row(out, [`GET ${PROXY_PATH} direct, as fast as answered`, whole(direct.rps), ms(direct.p50), ms(direct.p99), String(direct.failures)]);
+    row(out, [`GET ${PROXY_PATH} through the proxy, as fast as answered`, whole(through.rps), ms(through.p50), ms(through.p99), String(through.failures)]);
     out(`  (shown: a closed loop sends the next request as soon as an answer comes, so through the proxy it runs at the judge's pace, every exchange judged, and the latency is the judge's queue)`);
-    // Judged: the same page at a fixed rate over 50 connections, open loop, timed to the microsecond,
-    // straight to the reference, through the minimal proxy (bench/minimal-proxy.mjs: node:http in,
-    // undici out, nothing judged: what any second hop in Node adds here, the ceiling), through the
-    // calibration proxy (the minimal one with a known tail) and through the conformance proxy. The
-    // routes take turns of PACED_SLICE_MS, so that each gets a share of the same moments of the
-    // machine; each route's latencies are pooled over PACED_BLOCKS blocks (all printed).
+    closedFailures = through.failures;
+  }, ROW_TIMEOUT_MS);
+  // Judged: the same page at a fixed rate over 50 connections, open loop, timed to the microsecond,
+  // straight to the reference, through the minimal proxy (bench/minimal-proxy.mjs: node:http in,
+  // undici out, nothing judged: what any second hop in Node adds here, the ceiling), through the
+  // calibration proxy (the minimal one with a known tail) and through the conformance proxy. The
+  // routes take turns of PACED_SLICE_MS, so that each gets a share of the same moments of the
+  // machine; each route's latencies are pooled over PACED_BLOCKS blocks (all printed).
+  await verdicts.measure('the proxy\'s paced rows', async () => {
     const routes = [
       { name: 'direct', url: referenceUrl },
       { name: 'minimal proxy', url: minimal.url },
       { name: `calibration proxy (${CALIBRATION.holdMs} ms on 1 in ${CALIBRATION.holdEvery})`, url: calibration.url },
       { name: 'through the proxy', url: proxy.url },
     ];
+    const load = loadAverage();
     const blocks = await alternatingPacedLoad(routes.map((r) => r.url), PROXY_PATH, headers, { connections: 50, rate: PACED_RATE, sliceMs: PACED_SLICE_MS, warmUpS, blocks: PACED_BLOCKS, blockS: durationS });
     const pooled = routes.map((_, i) => blocks.flatMap((b) => b.latencies[i]!));
     const failures = routes.map((_, i) => blocks.reduce((sum, b) => sum + b.failures[i]!, 0));
     type Added = { p50: number; p99: number };
     const added = (through: readonly number[], direct: readonly number[]): Added => ({ p50: quantile(through, 0.5) - quantile(direct, 0.5), p99: quantile(through, 0.99) - quantile(direct, 0.99) });
-    row([`${PACED_RATE} req/s over 50 connections, in turns`, 'answers', 'p50', 'p99', 'non-2xx']);
-    routes.forEach((route, i) => row([`GET ${PROXY_PATH} ${route.name}`, whole(pooled[i]!.length), ms(quantile(pooled[i]!, 0.5)), ms(quantile(pooled[i]!, 0.99)), String(failures[i])]));
-    out(`  (${PACED_BLOCKS} blocks of ${durationS} s per route in turns of ${PACED_SLICE_MS} ms, after ${warmUpS} s per route not kept; sent at ${whole(median(blocks.map((b) => b.rps)))} req/s)`);
+    row(out, [`${PACED_RATE} req/s over 50 connections, in turns`, 'answers', 'p50', 'p99', 'non-2xx']);
+    routes.forEach((route, i) => row(out, [`GET ${PROXY_PATH} ${route.name}`, whole(pooled[i]!.length), ms(quantile(pooled[i]!, 0.5)), ms(quantile(pooled[i]!, 0.99)), String(failures[i])]));
+    out(`  (${PACED_BLOCKS} blocks of ${durationS} s per route in turns of ${PACED_SLICE_MS} ms, after ${warmUpS} s per route not kept; sent at ${whole(median(blocks.map((b) => b.rps)))} req/s; ${load} at the start)`);
     const [ceiling, calibrated, ours] = [1, 2, 3].map((i) => added(pooled[i]!, pooled[0]!)) as [Added, Added, Added];
     const perBlock = (i: number) => blocks.map((b) => `+${ms(quantile(b.latencies[i]!, 0.99) - quantile(b.latencies[0]!, 0.99))}`).join(', ');
     out(`  added at ${PACED_RATE} req/s over 50 connections: the proxy ${ms(ours.p50)} ms to the median, ${ms(ours.p99)} ms to the p99; the minimal proxy ${ms(ceiling.p50)} and ${ms(ceiling.p99)} ms; the calibration proxy ${ms(calibrated.p99)} ms to the p99`);
     out(`    added to the p99 in each block: the proxy ${perBlock(3)}; the minimal proxy ${perBlock(1)}; the calibration proxy ${perBlock(2)}`);
-    const pacedFailures = failures[3]!;
+    verdicts.judge(closedFailures === 0 && failures[3] === 0, `proxy at 50 connections: every answer through it 2xx (${closedFailures + failures[3]!} not)`);
+    // BOUNDED only where the minimal proxy misses the bar too and the proxy adds no more than the
+    // bar beyond the minimal proxy's own figure; otherwise judged as it is.
+    const latencyBar = (ours: number, ceiling: number, bar: number, text: string) =>
+      verdicts.judgeRow(ours <= bar, ceiling <= bar || ours - ceiling > bar, `${text}; the minimal proxy (node:http and undici, nothing judged) adds ${ms(ceiling)} ms, the proxy ${ms(ours - ceiling)} ms beyond it; ${load}`, 'the minimal proxy misses the bar too');
+    latencyBar(ours.p50, ceiling.p50, PROXY_BARS.maxAddedP50Ms, `proxy adds ${ms(ours.p50)} ms to the median of GET ${PROXY_PATH} at ${PACED_RATE} req/s over 50 connections (bar <= ${PROXY_BARS.maxAddedP50Ms} ms)`);
+    latencyBar(ours.p99, ceiling.p99, PROXY_BARS.maxAddedP99Ms, `proxy adds ${ms(ours.p99)} ms to the p99 of GET ${PROXY_PATH} at ${PACED_RATE} req/s over 50 connections (bar <= ${PROXY_BARS.maxAddedP99Ms} ms)`);
+    // The measurement itself: a proxy known to miss the p99 bar must be measured as missing it.
+    verdicts.judge(calibrated.p99 > PROXY_BARS.maxAddedP99Ms, `the paced rows see a tail that misses the p99 bar: the calibration proxy (1 answer in ${CALIBRATION.holdEvery} held ${CALIBRATION.holdMs} ms) adds ${ms(calibrated.p99)} ms to the p99 (must be > ${PROXY_BARS.maxAddedP99Ms} ms)`);
+  }, ROW_TIMEOUT_MS);
+  await verdicts.measure('the proxy one request at a time', async () => {
     const one = async (origin: string) => median(await latencies(origin, PROXY_PATH, headers, 500));
     await one(referenceUrl);
     await one(proxy.url);
     const alone = { direct: await one(referenceUrl), through: await one(proxy.url) };
-    out(`  one request at a time on one connection (median of 500): direct ${ms(alone.direct)} ms, through the proxy ${ms(alone.through)} ms (+${ms(alone.through - alone.direct)} ms)`);
-    judge(through.failures === 0 && pacedFailures === 0, `proxy at 50 connections: every answer through it 2xx (${through.failures + pacedFailures} not)`);
-    // BOUNDED only where the minimal proxy misses the bar too and the proxy adds no more than the
-    // bar beyond the minimal proxy's own figure; otherwise judged as it is.
-    const latencyBar = (ours: number, ceiling: number, bar: number, text: string) =>
-      judgeRow(ours <= bar, ceiling <= bar || ours - ceiling > bar, `${text}; the minimal proxy (node:http and undici, nothing judged) adds ${ms(ceiling)} ms, the proxy ${ms(ours - ceiling)} ms beyond it`, 'the minimal proxy misses the bar too');
-    latencyBar(ours.p50, ceiling.p50, PROXY_BARS.maxAddedP50Ms, `proxy adds ${ms(ours.p50)} ms to the median of GET ${PROXY_PATH} at ${PACED_RATE} req/s over 50 connections (bar <= ${PROXY_BARS.maxAddedP50Ms} ms)`);
-    latencyBar(ours.p99, ceiling.p99, PROXY_BARS.maxAddedP99Ms, `proxy adds ${ms(ours.p99)} ms to the p99 of GET ${PROXY_PATH} at ${PACED_RATE} req/s over 50 connections (bar <= ${PROXY_BARS.maxAddedP99Ms} ms)`);
-    // The measurement itself: a proxy known to miss the p99 bar must be measured as missing it.
-    judge(calibrated.p99 > PROXY_BARS.maxAddedP99Ms, `the paced rows see a tail that misses the p99 bar: the calibration proxy (1 answer in ${CALIBRATION.holdEvery} held ${CALIBRATION.holdMs} ms) adds ${ms(calibrated.p99)} ms to the p99 (must be > ${PROXY_BARS.maxAddedP99Ms} ms)`);
-  } finally {
-    await stopServer(minimal);
-    await stopServer(calibration);
-    await stopServer(proxy);
-  }
-  await judgeRate(referenceUrl, headers, output);
-  out();
+    out(`  one request at a time on one connection (median of 500): direct ${ms(alone.direct)} ms, through the proxy ${ms(alone.through)} ms (+${ms(alone.through - alone.direct)} ms); ${loadAverage()}`);
+  }, ROW_TIMEOUT_MS);
 }
 
 /** Pages of each list size of the judge's rate: several sizes, so that no page's body repeats. */
@@ -203,7 +232,8 @@ async function listPages(referenceUrl: string, headers: Record<string, string>, 
 }
 
 /** Part 2: exchanges judged per second by the proxy's judging threads, and the heap one judge holds after {@link MEMORY_EXCHANGES}. */
-async function judgeRate(referenceUrl: string, headers: Record<string, string>, { out, judge }: ProxyBenchOutput): Promise<void> {
+async function judgeRate(referenceUrl: string, headers: Record<string, string>, { out, verdicts }: ProxyBenchOutput): Promise<void> {
+  const load = loadAverage();
   // Distinct answers as they came off the wire: every page of four lists in several sortings and
   // page sizes, none twice. One judge, its documents loaded once, judges them each once, as the
   // proxy judges a long session: the checks remember verdicts per answer and per body, which
@@ -272,34 +302,31 @@ async function judgeRate(referenceUrl: string, headers: Record<string, string>, 
   out(`  the same threads on those first ${whole(warmUp.length)} pages, while V8 was still compiling the judge's code: ${whole(coldRate)} exchanges/s, the median of the windows (shown, not judged);`);
   out(`  one judge in one thread on the same answers: ${whole(rateOne)} exchanges/s (shown, not judged);`);
   out(`  heap held by a judge after ${MEMORY_EXCHANGES.toLocaleString('en-US')} exchanges: ${(held / 2 ** 20).toFixed(1)} MiB after a full collection`);
-  judge(rate >= PROXY_BARS.minJudgedPerSecond, `the judge judges ${whole(rate)} observed exchanges per second, the median of ${JUDGE_WINDOWS} windows (bar >= ${PROXY_BARS.minJudgedPerSecond.toLocaleString('en-US')})`);
-  judge(held < MAX_HELD_BYTES, `a judge holds ${(held / 2 ** 20).toFixed(1)} MiB after ${MEMORY_EXCHANGES.toLocaleString('en-US')} exchanges (bounded: bar < ${MAX_HELD_BYTES / 2 ** 20} MiB)`);
+  verdicts.judge(rate >= PROXY_BARS.minJudgedPerSecond, `the judge judges ${whole(rate)} observed exchanges per second, the median of ${JUDGE_WINDOWS} windows (bar >= ${PROXY_BARS.minJudgedPerSecond.toLocaleString('en-US')}); ${load} at its start`);
+  verdicts.judge(held < MAX_HELD_BYTES, `a judge holds ${(held / 2 ** 20).toFixed(1)} MiB after ${MEMORY_EXCHANGES.toLocaleString('en-US')} exchanges (bounded: bar < ${MAX_HELD_BYTES / 2 ** 20} MiB)`);
   void long.results();
 }
 
 // Alone: a reference process of its own.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const port = await freePort();
-  const verdicts: string[] = [];
-  const output: ProxyBenchOutput = {
-    out: (line = '') => process.stdout.write(`${line}\n`),
-    judge: (pass, text) => verdicts.push(`${pass ? 'PASS' : 'FAIL'}  ${text}`),
-    judgeRow: (proxyMeets, ceilingMeets, text, beside) => {
-      const verdict = rowVerdict(proxyMeets, ceilingMeets);
-      verdicts.push(verdict === 'bounded' ? `BOUNDED  ${text}: bounded outside the process; ${beside}` : `${verdict === 'pass' ? 'PASS' : 'FAIL'}  ${text}${ceilingMeets ? '' : `; ${beside}`}`);
-    },
-  };
+  const out: Out = (line = '') => process.stdout.write(`${line}\n`);
+  const verdicts = new Verdicts(out);
+  out(`Benchmark of the conformance proxy, ${new Date().toISOString()}; ${os.cpus().length} cores, Node ${process.version}, ${loadAverage()} at start`);
   // The demo admin token of seed 1, which the reference process serves too.
   const { buildApp } = await import('../server/app.js');
   const seeded = await buildApp({ rateLimit: false, control: false });
   const headers = { authorization: `Bearer ${seeded.credentials.admin}`, 'accept-encoding': 'gzip, deflate, br' };
   await seeded.app.close();
-  const reference = await startServer('reference', process.execPath, ['bin/conformance.js', 'serve', '--port', String(port), '--rate-limit', 'off'], port, '/v1/products/?limit=1', headers, 30_000);
+  let reference: ServerProcess | undefined;
   try {
-    await proxyRows(reference.url, headers, output);
+    const started = await verdicts.measure('the proxy\'s rows', async () => {
+      const port = await freePort();
+      reference = await startServer('reference', process.execPath, ['bin/conformance.js', 'serve', '--port', String(port), '--rate-limit', 'off'], port, '/v1/products/?limit=1', headers, 30_000);
+    });
+    if (started && reference) await proxyRows(reference.url, headers, { out, verdicts });
   } finally {
-    await stopServer(reference);
+    if (reference) await stopServer(reference);
   }
-  for (const verdict of verdicts) output.out(`  ${verdict}`);
-  process.exitCode = verdicts.some((v) => v.startsWith('FAIL')) ? 1 : 0;
+  for (const line of verdicts.summary()) out(line);
+  process.exitCode = verdicts.exitCode();
 }
