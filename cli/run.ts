@@ -482,6 +482,7 @@ export async function runConformance(options: RunOptions = {}): Promise<RunOutco
       totalMs: 0,
       wall: { startup: options.startupMs ?? 0, setup: setupMs, suites: suitesMs, reporting: 0 },
       work: work.ms,
+      checks: work.checks,
       workers: work.workers,
       exchanges: work.exchanges,
       exchangesPerSecond: suitesMs > 0 ? (work.exchanges * 1000) / suitesMs : 0,

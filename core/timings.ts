@@ -11,11 +11,15 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 
 /**
- * The kinds of work a worker adds up, in milliseconds: `document`, `generation` and `judging` are
- * synchronous, so they add up to CPU time of the worker; `waiting` is summed over the requests in
- * flight (cells run several at a time, engine/suite.ts), so it can exceed the worker's wall time.
+ * The kinds of work a worker adds up, in milliseconds, in the order of an exchange: `document`
+ * (loading the document, compiling validators), `generation` (drawing cases), `sending` (handing a
+ * request to the HTTP client, which writes it to the socket), `waiting` (from then to the answer's
+ * headers: the target and the network), `reading` (reading and decoding the answer's body),
+ * `parsing` (its JSON) and `judging` (the checks). All but `waiting` and `reading` are synchronous,
+ * so they add up to CPU time of the worker; `waiting` and `reading` are summed over the requests in
+ * flight (cells run several at a time, engine/suite.ts), so they can exceed the worker's wall time.
  */
-export const WORK_PHASES = ['document', 'generation', 'waiting', 'judging'] as const;
+export const WORK_PHASES = ['document', 'generation', 'sending', 'waiting', 'reading', 'parsing', 'judging'] as const;
 /** One of {@link WORK_PHASES}. */
 export type WorkPhase = (typeof WORK_PHASES)[number];
 
@@ -28,6 +32,8 @@ export type WallPhase = (typeof WALL_PHASES)[number];
 export interface WorkTotals {
   /** Milliseconds per kind of work; overlapping sendings of one worker (Promise.all) each count. */
   ms: Record<WorkPhase, number>;
+  /** Milliseconds of `judging` per check id: the time in each check's `run` (a part of `judging`, which also holds the judging path's own work). */
+  checks: Record<string, number>;
   /** Exchanges judged by the one judging path (engine/judge.ts). */
   exchanges: number;
 }
@@ -43,6 +49,8 @@ export interface RunTimings {
   totalMs: number;
   wall: Record<WallPhase, number>;
   work: Record<WorkPhase, number>;
+  /** Milliseconds of the workers' `judging` per check id, summed over the workers ({@link WorkTotals.checks}). */
+  checks: Record<string, number>;
   /** Vitest workers that sent their totals. */
   workers: number;
   exchanges: number;
@@ -50,7 +58,12 @@ export interface RunTimings {
   exchangesPerSecond: number;
 }
 
-const totals: WorkTotals = { ms: { document: 0, generation: 0, waiting: 0, judging: 0 }, exchanges: 0 };
+/** Totals of nothing yet: every phase 0, no check timed. */
+function emptyTotals(): WorkTotals {
+  return { ms: Object.fromEntries(WORK_PHASES.map((phase) => [phase, 0])) as Record<WorkPhase, number>, checks: {}, exchanges: 0 };
+}
+
+const totals = emptyTotals();
 
 /** Adds `ms` milliseconds to this process's total of `phase`. */
 export function addWork(phase: WorkPhase, ms: number): void {
@@ -83,6 +96,20 @@ export function timed<T>(phase: WorkPhase, fn: () => T): T {
 }
 
 /**
+ * Runs a check's `run` (`fn`) synchronously and adds its time to the check's total
+ * ({@link WorkTotals.checks}); the caller's `judging` holds it as well.
+ * @param checkId the check's id
+ */
+export function timedCheck<T>(checkId: string, fn: () => T): T {
+  const started = performance.now();
+  try {
+    return fn();
+  } finally {
+    totals.checks[checkId] = (totals.checks[checkId] ?? 0) + performance.now() - started;
+  }
+}
+
+/**
  * Writes this worker's totals so far to `dir` (one file per process and thread, overwritten: the
  * totals are cumulative). Errors are ignored: timings never fail a run.
  */
@@ -100,7 +127,7 @@ export function flushWork(dir: string | undefined): void {
  * @returns the sum and how many workers wrote one; zeros when none did or `dir` cannot be read
  */
 export function readWork(dir: string): WorkTotals & { workers: number } {
-  const sum: WorkTotals & { workers: number } = { ms: { document: 0, generation: 0, waiting: 0, judging: 0 }, exchanges: 0, workers: 0 };
+  const sum: WorkTotals & { workers: number } = { ...emptyTotals(), workers: 0 };
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name.startsWith('timings-') && name.endsWith('.json'));
@@ -111,6 +138,7 @@ export function readWork(dir: string): WorkTotals & { workers: number } {
     try {
       const one = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as WorkTotals;
       for (const phase of WORK_PHASES) sum.ms[phase] += Number(one.ms?.[phase]) || 0;
+      for (const [checkId, ms] of Object.entries(one.checks ?? {})) sum.checks[checkId] = (sum.checks[checkId] ?? 0) + (Number(ms) || 0);
       sum.exchanges += Number(one.exchanges) || 0;
       sum.workers += 1;
     } catch {
@@ -118,6 +146,12 @@ export function readWork(dir: string): WorkTotals & { workers: number } {
     }
   }
   return sum;
+}
+
+/** The three checks that took the most of `judging`, as `; most in a 12 ms, b 8 ms, c 3 ms` (empty when none was timed). */
+function topChecks(checks: Record<string, number> | undefined): string {
+  const top = Object.entries(checks ?? {}).sort(([, a], [, b]) => b - a).slice(0, 3);
+  return top.length === 0 ? '' : `; most in ${top.map(([id, ms]) => `${id} ${Math.round(ms).toLocaleString('en-US')} ms`).join(', ')}`;
 }
 
 /** Text of {@link RunTimings} for the console (`--timings`): one line per phase, milliseconds rounded. */
@@ -130,8 +164,11 @@ export function formatTimings(timings: RunTimings): string {
     `  suites            ${ms(timings.wall.suites)}  vitest running the suite files (${timings.workers} worker${timings.workers === 1 ? '' : 's'})`,
     `    document        ${ms(timings.work.document)}  loading the document, compiling validators (summed over workers)`,
     `    generation      ${ms(timings.work.generation)}  drawing cases`,
-    `    waiting         ${ms(timings.work.waiting)}  waiting on the target (summed over the requests in flight)`,
-    `    judging         ${ms(timings.work.judging)}  running the checks`,
+    `    sending         ${ms(timings.work.sending)}  handing the requests to the HTTP client`,
+    `    waiting         ${ms(timings.work.waiting)}  waiting on the target, to the answers' headers (summed over the requests in flight)`,
+    `    reading         ${ms(timings.work.reading)}  reading and decoding the answers' bodies (summed over the requests in flight)`,
+    `    parsing         ${ms(timings.work.parsing)}  parsing the answers' JSON`,
+    `    judging         ${ms(timings.work.judging)}  running the checks${topChecks(timings.checks)}`,
     `  reporting         ${ms(timings.wall.reporting)}  writing the reports`,
     `  exchanges judged  ${timings.exchanges.toLocaleString('en-US')} (${Math.round(timings.exchangesPerSecond).toLocaleString('en-US')} per second of the suites)`,
   ];

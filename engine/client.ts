@@ -277,20 +277,30 @@ export function createClient(target: Target, options: ClientOptions = {}): Clien
     let answer: Awaited<ReturnType<typeof undiciRequest>>;
     let headers: Record<string, string>;
     let read: ReadBody;
+    // The timings' phases of one exchange (core/timings.ts): sending (undici writes the request in
+    // the call), waiting (to the headers), reading (the body).
+    let sent = started;
+    let answered: number | undefined;
     try {
-      answer = await undiciRequest(request.url, {
+      const pending = undiciRequest(request.url, {
         method: request.method as 'GET',
         headers: request.headers,
         body: request.body,
         dispatcher: local && request.url.startsWith(local.prefix) ? local.agent : agent,
         signal: controller.signal,
       });
+      sent = performance.now();
+      answer = await pending;
+      answered = performance.now();
       headers = flattenHeaders(answer.headers);
       read = await readBody(answer.body, headers['content-encoding']);
     } finally {
       clearTimeout(deadline);
       runBreaker?.signal.removeEventListener('abort', cut);
-      addWork('waiting', performance.now() - started);
+      const ended = performance.now();
+      addWork('sending', sent - started);
+      addWork('waiting', (answered ?? ended) - sent);
+      if (answered !== undefined) addWork('reading', ended - answered);
     }
     const { text: body, wireBytes } = read;
     const response: HttpResponse = {
@@ -301,11 +311,13 @@ export function createClient(target: Target, options: ClientOptions = {}): Clien
       ...(wireBytes !== undefined ? { wireBytes } : {}),
     };
     if (body.length > 0) {
+      const parsing = performance.now();
       try {
         response.json = JSON.parse(body);
       } catch {
         // Not JSON: the content-type and schema checks say so.
       }
+      addWork('parsing', performance.now() - parsing);
     }
     return response;
   }

@@ -12,7 +12,7 @@ import { CHECKS } from '../checks/index.js';
 import type { LoadedSpec, Operation } from '../core/spec/load.js';
 import type { Client } from './client.js';
 import { makeFailure, type FailureRun, type FailureSubject } from '../core/failure.js';
-import { countExchange, timed } from '../core/timings.js';
+import { countExchange, timed, timedCheck } from '../core/timings.js';
 import { acceptedBy, type BaselineEntry } from './baseline.js';
 import { PairFinder } from './evidence.js';
 import type { CellMeta, Check, CheckContext, Exchange, Failure, Finding, HttpResponse } from '../core/types.js';
@@ -46,12 +46,12 @@ const verdicts = new WeakMap<object, Map<string, Finding[]>>();
  */
 export function responseFindings(check: Check, ctx: CheckContext, exchange: Exchange): Finding[] {
   const response = exchange.response;
-  if (!response || check.evidence !== 'exchange') return check.run(ctx, exchange, []);
+  if (!response || check.evidence !== 'exchange') return timedCheck(check.id, () => check.run(ctx, exchange, []));
   let known = verdicts.get(response);
   if (!known) verdicts.set(response, (known = new Map()));
   const key = `${check.id}\u0000${ctx.operation.operationId}\u0000${exchange.request.method}`;
   let findings = known.get(key);
-  if (!findings) known.set(key, (findings = check.run(ctx, exchange, [])));
+  if (!findings) known.set(key, (findings = timedCheck(check.id, () => check.run(ctx, exchange, []))));
   return findings;
 }
 
@@ -197,7 +197,7 @@ export class JudgedCells {
       for (const check of this.#pairChecks) {
         if (check.pair !== pair.relation || !appliesTo(check, ctx)) continue;
         this.#onPairJudged?.(pair.subject.operation, check);
-        for (const finding of check.run(ctx, pair.subject.exchange, [pair.other.exchange])) {
+        for (const finding of timedCheck(check.id, () => check.run(ctx, pair.subject.exchange, [pair.other.exchange]))) {
           const other = pair.other.exchange.request;
           const lines = [...stepLines(source.steps), `Judged with ${other.method} ${other.url} (${pair.relation.replace(/_/g, ' ')}): ${pair.other.exchange.response?.status ?? 'no answer'}`];
           // The reproducer's steps are the two requests in the order they were sent.

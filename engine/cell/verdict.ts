@@ -8,6 +8,7 @@ import type { LoadedSpec, Operation } from '../../core/spec/load.js';
 import type { CellMeta, Check, Exchange, Failure, Finding } from '../../core/types.js';
 import { secretsOf } from '../../core/curl.js';
 import { makeFailure } from '../../core/failure.js';
+import { timedCheck } from '../../core/timings.js';
 import { acceptedBy } from '../baseline.js';
 import { noAnswerFinding, responseFindings, subjectOf } from '../judge.js';
 import type { CellInput } from './input.js';
@@ -26,7 +27,7 @@ export function judgeEvidence(check: Check, ctx: { spec: LoadedSpec; operation: 
   const silent = [exchange, ...history].map(noAnswerFinding).find((f) => f !== undefined);
   if (silent) return [silent];
   // A response check reads the answer alone: its verdict on an answer already judged is reused.
-  return check.evidence === 'exchange' && history.length === 0 ? [...responseFindings(check, ctx, exchange)] : check.run(ctx, exchange, history);
+  return check.evidence === 'exchange' && history.length === 0 ? [...responseFindings(check, ctx, exchange)] : timedCheck(check.id, () => check.run(ctx, exchange, history));
 }
 
 /** Collects the statuses seen and parameters sent by a cell's exchanges, for spec coverage. */
