@@ -77,6 +77,7 @@ export interface ProxyBenchOutput {
 
 const ms = (value: number) => (value < 10 ? value.toFixed(2) : Math.round(value).toLocaleString('en-US'));
 const whole = (value: number) => Math.round(value).toLocaleString('en-US');
+const signed = (value: number) => (value < 0 ? `-${ms(-value)}` : `+${ms(value)}`);
 
 /**
  * Measures and prints the proxy's rows against a running reference process. A part that cannot be
@@ -159,7 +160,7 @@ async function latencyRows(referenceUrl: string, headers: Record<string, string>
     routes.forEach((route, i) => row(out, [`GET ${PROXY_PATH} ${route.name}`, whole(pooled[i]!.length), ms(quantile(pooled[i]!, 0.5)), ms(quantile(pooled[i]!, 0.99)), String(failures[i])]));
     out(`  (${PACED_BLOCKS} blocks of ${durationS} s per route in turns of ${PACED_SLICE_MS} ms, after ${warmUpS} s per route not kept; sent at ${whole(median(blocks.map((b) => b.rps)))} req/s; ${load} at the start)`);
     const [ceiling, calibrated, ours] = [1, 2, 3].map((i) => added(pooled[i]!, pooled[0]!)) as [Added, Added, Added];
-    const perBlock = (i: number) => blocks.map((b) => `+${ms(quantile(b.latencies[i]!, 0.99) - quantile(b.latencies[0]!, 0.99))}`).join(', ');
+    const perBlock = (i: number) => blocks.map((b) => signed(quantile(b.latencies[i]!, 0.99) - quantile(b.latencies[0]!, 0.99))).join(', ');
     out(`  added at ${PACED_RATE} req/s over 50 connections: the proxy ${ms(ours.p50)} ms to the median, ${ms(ours.p99)} ms to the p99; the minimal proxy ${ms(ceiling.p50)} and ${ms(ceiling.p99)} ms; the calibration proxy ${ms(calibrated.p99)} ms to the p99`);
     out(`    added to the p99 in each block: the proxy ${perBlock(3)}; the minimal proxy ${perBlock(1)}; the calibration proxy ${perBlock(2)}`);
     verdicts.judge(closedFailures === 0 && failures[3] === 0, `proxy at 50 connections: every answer through it 2xx (${closedFailures + failures[3]!} not)`);
