@@ -1,4 +1,4 @@
-// The second half of the fault catalogue's full default runs (fault-catalogue.test.ts has the first
+// The second half of the fault catalogue's runs (fault-catalogue.test.ts has the first
 // half, the clean run and the rules of the batches), in a file of its own so that vitest runs the
 // two halves in two workers.
 import { afterAll, describe, test } from 'vitest';
@@ -7,7 +7,7 @@ import { batches, checkable, expectBatchCaught, half } from './fault-catalogue-s
 const detected: string[] = [];
 
 describe('fault catalogue, second half', () => {
-  test.each(half(1).map((batch) => [batch.map((f) => f.id).join(', '), batch] as const))('full default run with %s', async (_names, batch) => {
+  test.each(half(1).map((batch) => [batch.map((f) => f.id).join(', '), batch] as const))('the default run narrowed to its faults, with %s', async (_names, batch) => {
     detected.push(...(await expectBatchCaught(batch)));
   }, 180_000);
 
