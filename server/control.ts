@@ -17,6 +17,7 @@ import {
   createProduct as insertProduct,
   createSubscription as insertSubscription,
   grantLicenseKey as insertLicenseKey,
+  recordOrder,
   type CustomerInput,
   type LicenseKeyInput,
   type ProductInput,
@@ -32,8 +33,8 @@ import { serializeSeat } from './resources/customer-seats/serializer.js';
 import { serializeCustomer } from './resources/customers/serializer.js';
 import { serializeLicenseKey } from './resources/license-keys/serializer.js';
 import { mintAuthorizationCode as mintCode, type AuthorizationCodeInput, type MintedCode } from './resources/oauth2/grants.js';
-import { chargedPrices, draftOrder, nextInvoiceNumber, SEAT_PRICE_CENTS } from './resources/orders/create.js';
-import { createOrder as insertOrder, fireOrderTransition } from './resources/orders/machine.js';
+import { chargedPrices, SEAT_PRICE_CENTS } from './resources/orders/create.js';
+import { fireOrderTransition } from './resources/orders/machine.js';
 import { serializeOrder } from './resources/orders/serializer.js';
 import { sortAmount } from './resources/products/list.js';
 import { serializeProduct, type Json } from './resources/products/serializer.js';
@@ -43,7 +44,7 @@ import { serializeSubscription } from './resources/subscriptions/serializer.js';
 import { serializeWebhookEndpoint } from './resources/webhooks/serializer.js';
 import { fail, ok, type Result } from './result.js';
 import type { EventRecord, ProductRecord } from './records.js';
-import { newId, nowTimestamp, type Store } from './store.js';
+import { nowTimestamp, type Store } from './store.js';
 import { pointsAtItself } from './webhooks/dispatcher.js';
 import { listDeliveries as listDeliveryLog, type DeliveryFilter, type WebhookDeliveryAttempt } from './webhooks/deliveries.js';
 import { createWebhookEndpoint as registerEndpoint, setWebhookEndpointEnabled as switchEndpoint, type WebhookEndpointInput } from './webhooks/endpoints.js';
@@ -139,25 +140,15 @@ export function createOrder(env: ControlEnvironment, input: CreateOrderInput = {
   const oneTime = input.product_id === undefined ? store.products.inOrganization(customer.organization_id).filter((p) => p.recurring_interval === null && !p.is_archived) : [];
   const product = input.product_id !== undefined ? store.products.get(input.product_id.toLowerCase()) : (oneTime.find((p) => chargesSomething(store, p)) ?? oneTime[0]);
   if (!product) return fail({ code: 'NOT_FOUND', message: `Product ${input.product_id ?? '(one-time)'} not found.` });
-  if (product.organization_id !== customer.organization_id) return fail({ code: 'INVALID', message: 'The product and the customer belong to different organizations.' });
-  if (input.seats !== undefined && (!Number.isInteger(input.seats) || input.seats < 1)) return fail({ code: 'INVALID', message: 'seats must be a positive integer.' });
-  const order = draftOrder(store, {
-    id: newId(store),
-    itemIds: product.price_ids.map(() => newId(store)),
-    product,
-    customerId: customer.id,
-    subscriptionId: null,
-    discount: null,
-    checkoutId: input.checkout === false ? null : newId(store),
-    billingReason: 'purchase',
-    seats: input.seats ?? null,
-    taxBasisPoints: CONTROL_ORDER_TAX_BASIS_POINTS,
-    createdAt: nowTimestamp(store),
-    billingName: customer.billing_name ?? customer.name,
-    billingAddress: customer.billing_address,
-    invoiceNumber: nextInvoiceNumber(store, customer.organization_id),
+  const created = recordOrder(env, {
+    customer_id: customer.id,
+    product_id: product.id,
+    checkout: input.checkout !== false,
+    ...(input.seats !== undefined ? { seats: input.seats } : {}),
+    billing_reason: 'purchase',
+    tax_basis_points: CONTROL_ORDER_TAX_BASIS_POINTS,
   });
-  return ok(serializeOrder(env, insertOrder(env, order)));
+  return created.ok ? ok(serializeOrder(env, created.value)) : fail(created.error);
 }
 
 /**

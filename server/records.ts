@@ -243,7 +243,7 @@ export interface SubscriptionRecord extends BaseRecord {
 export interface SubscriptionClockRecord {
   /** The instant billing periods are counted from (the first period's start: the start, or the trial's end), a stored timestamp. */
   anchor: string;
-  /** Billing periods begun since the anchor (0: the first). */
+  /** Billing periods begun since the anchor (0: the first); -1 when the anchor is the current period's end (a subscription placed with only its period's end given, server/clock/lifecycle.ts placeSubscription). */
   cycle: number;
   /** Whether charges fail (set through the control API); a failed charge makes the subscription past_due. */
   fail_payments: boolean;

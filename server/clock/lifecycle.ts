@@ -12,7 +12,7 @@
  *   (`billing_reason` subscription_cycle, `next_payment_attempt_at`), WebhookEventType
  */
 import { emitEvent, type MachineContext } from '../events.js';
-import type { Interval, OrderRecord, SubscriptionClockRecord, SubscriptionRecord } from '../records.js';
+import type { Interval, Metadata, OrderRecord, SubscriptionClockRecord, SubscriptionRecord } from '../records.js';
 import { fail, ok, type Result } from '../result.js';
 import { fireLicenseKeyTransition, LICENSE_KEY_TRANSITIONS } from '../resources/license-keys/machine.js';
 import { draftOrder, nextInvoiceNumber, SEAT_PRICE_CENTS, chargedPrices } from '../resources/orders/create.js';
@@ -23,7 +23,7 @@ import { fireClockTransition } from '../resources/subscriptions/machine.js';
 import { serializeSubscription } from '../resources/subscriptions/serializer.js';
 import { atInstant, newId, nowMicros, nowTimestamp, type Store } from '../store.js';
 import { formatTimestamp, parseTimestamp } from '../timestamps.js';
-import { addIntervals } from './calendar.js';
+import { addIntervals, subtractIntervals } from './calendar.js';
 
 /** Days between a failed charge and each retry of it: after the last retry fails, the subscription is canceled. @see docs/lifecycle.md (Failed payments) */
 export const DUNNING_RETRY_DAYS: readonly number[] = [2, 5, 7];
@@ -275,14 +275,18 @@ export interface ClockSubscriptionInput {
   seats?: number;
 }
 
-/** Why the control API refused: NOT_FOUND or INVALID (docs/server-behaviour.md, Control API). */
+/** Why the control API refused: NOT_FOUND or INVALID (docs/server-behaviour.md, Control API); `field` names the input field at fault when one is. */
 export interface ClockRefusal {
   code: 'NOT_FOUND' | 'INVALID';
   message: string;
+  field?: string;
 }
 
 /** Longest trial the control API starts, in days (as the platform's trial intervals allow: 1000 days). */
 export const MAX_TRIAL_DAYS = 1000;
+
+/** Most seats a subscription may have. */
+export const MAX_SEATS = 1000;
 
 function chargesSomething(store: Store, productId: string): boolean {
   const product = store.products.get(productId)!;
@@ -302,62 +306,20 @@ export function startClockSubscription(ctx: MachineContext, input: ClockSubscrip
   if (!customer || customer.deleted_at !== null) return fail({ code: 'NOT_FOUND', message: `Customer ${input.customer_id} not found.` });
   const trialDays = input.trial_days ?? 0;
   if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > MAX_TRIAL_DAYS) return fail({ code: 'INVALID', message: `trial_days must be an integer from 0 to ${MAX_TRIAL_DAYS}.` });
-  if (input.seats !== undefined && (!Number.isInteger(input.seats) || input.seats < 1 || input.seats > 1000)) return fail({ code: 'INVALID', message: 'seats must be an integer from 1 to 1000.' });
-  const recurring = store.products.inOrganization(customer.organization_id).filter((p) => p.recurring_interval !== null && !p.is_archived && p.price_ids.length > 0);
-  const product = input.product_id !== undefined ? store.products.get(input.product_id.toLowerCase()) : (recurring.find((p) => chargesSomething(store, p.id)) ?? recurring[0]);
-  if (!product) return fail({ code: 'NOT_FOUND', message: `Product ${input.product_id ?? '(recurring)'} not found.` });
-  if (product.organization_id !== customer.organization_id) return fail({ code: 'INVALID', message: 'The product and the customer belong to different organizations.' });
-  if (product.recurring_interval === null || product.is_archived || product.price_ids.length === 0) return fail({ code: 'INVALID', message: 'The product must be recurring, not archived, and have prices.' });
-  const prices = chargedPrices(store, product);
-  const seats = prices.some((p) => p.amount_type === 'seat_based') ? (input.seats ?? 1) : null;
-  const interval: Interval = product.recurring_interval;
-  const count = Math.max(1, product.recurring_interval_count ?? 1);
   const now = nowTimestamp(store);
-  const nowMs = ms(now);
-  const trialEnd = trialDays > 0 ? stamp(nowMs + trialDays * MS_PER_DAY) : null;
-  const periodEndStamp = trialEnd ?? stamp(addIntervals(nowMs, interval, count));
-  const hasMeters = prices.some((p) => p.amount_type === 'metered_unit' || p.amount_type === 'metered_tiers');
-  const gross = prices.reduce((sum, p) => sum + (p.amount_type === 'seat_based' ? (seats ?? 1) * SEAT_PRICE_CENTS : (sortAmount(p) ?? 0)), 0);
-  const cancel = input.cancel_at_period_end === true;
-  const subscription = store.subscriptions.insert({
-    id: newId(store),
-    organization_id: customer.organization_id,
-    created_at: now,
-    modified_at: null,
-    amount: gross,
-    currency: prices[0]?.price_currency ?? 'usd',
-    recurring_interval: interval,
-    recurring_interval_count: count,
-    status: trialEnd ? 'trialing' : 'active',
-    current_period_start: now,
-    current_period_end: periodEndStamp,
-    current_meter_period_start: hasMeters ? now : null,
-    current_meter_period_end: hasMeters ? periodEndStamp : null,
-    trial_start: trialEnd ? now : null,
-    trial_end: trialEnd,
-    cancel_at_period_end: cancel,
-    canceled_at: cancel ? now : null,
-    started_at: now,
-    ends_at: cancel ? periodEndStamp : null,
-    ended_at: null,
-    pause_at_period_end: false,
-    paused_at: null,
-    resumes_at: null,
-    past_due_at: null,
+  const trialEnd = trialDays > 0 ? stamp(ms(now) + trialDays * MS_PER_DAY) : undefined;
+  const placed = placeSubscription(ctx, {
     customer_id: customer.id,
-    product_id: product.id,
-    discount_id: null,
-    checkout_id: null,
-    customer_cancellation_reason: null,
-    customer_cancellation_comment: null,
-    metadata: {},
-    price_ids: prices.map((p) => p.id),
-    meters: [],
-    pending_update: null,
-    seats,
-    custom_field_data: {},
-    test_clock: { anchor: now, cycle: 0, fail_payments: input.fail_payments === true, dunning: null },
+    ...(input.product_id !== undefined ? { product_id: input.product_id } : {}),
+    status: trialEnd ? 'trialing' : 'active',
+    started_at: now,
+    ...(trialEnd ? { trial_end: trialEnd } : {}),
+    cancel_at_period_end: input.cancel_at_period_end === true,
+    fail_payments: input.fail_payments === true,
+    ...(input.seats !== undefined ? { seats: input.seats } : {}),
   });
+  if (!placed.ok) return placed;
+  const subscription = placed.value;
   const data = serializeSubscription(ctx, subscription);
   emitEvent(store, 'subscription.created', data);
   if (!trialEnd) {
@@ -367,6 +329,194 @@ export function startClockSubscription(ctx: MachineContext, input: ClockSubscrip
     fireOrderTransition(ctx, order, 'complete');
   }
   return ok(subscription);
+}
+
+/** Statuses a subscription can be placed in by {@link placeSubscription}: those whose fields follow from its timeline. */
+export const PLACEABLE_STATUSES = ['active', 'trialing', 'canceled'] as const;
+
+/**
+ * A subscription to place in the store as it stands: what it is (customer, product, seats) and
+ * its timeline. Timestamps are RFC 3339 date-times, none of them after the store's now except the
+ * ends of the current period and of a trial.
+ */
+export interface SubscriptionPlacement {
+  /** A UUID; default a new id. */
+  id?: string;
+  /** A live customer. */
+  customer_id: string;
+  /** A recurring product of the customer's organization with prices (not archived, unless the subscription is canceled); default the first that charges something. */
+  product_id?: string;
+  /** Default active. */
+  status?: (typeof PLACEABLE_STATUSES)[number];
+  /** When it began; default now (trialing: the trial's start). */
+  started_at?: string;
+  /**
+   * The current period (active) or the last one (canceled). Both given: exactly one billing
+   * period apart. Only the end: the start is one period before it, and renewals fall on the
+   * anniversaries of that end. Neither: periods are counted from `started_at`, the current one
+   * holding now (canceled: `ended_at`).
+   */
+  current_period_start?: string;
+  current_period_end?: string;
+  /** trialing: when the trial ends, after now; default the product's trial (`trial_interval`s from `started_at`). */
+  trial_end?: string;
+  /** active, trialing: it ends at the current period's end (the trial's end). */
+  cancel_at_period_end?: boolean;
+  /** canceled: when it ended, at or before now; default now. Its `canceled_at` is the same instant. */
+  ended_at?: string;
+  /** Charges fail from now on (past_due at the next renewal, then dunning). */
+  fail_payments?: boolean;
+  /** Seats, for a product with a seat_based price (default 1 there, 1 to {@link MAX_SEATS}); refused for another product. */
+  seats?: number;
+  metadata?: Metadata;
+}
+
+/**
+ * Places a subscription in the store as it stands at the store's now, without events or orders:
+ * active or trialing ones are driven by the test clock from then on (renewals, trial end,
+ * cancellation at period end), canceled ones stay as placed. {@link startClockSubscription} places
+ * the subscriptions it starts with it; a data file's subscriptions are placed with it too.
+ * @returns the subscription; NOT_FOUND (customer, product) or INVALID (a one-time, archived or
+ *   price-less product, a product of another organization, seats, a timeline that does not hold:
+ *   a start after now, a period that is not one billing period long or has already ended, a trial
+ *   end in the past), each naming the input field at fault
+ * @see docs/lifecycle.md (Periods); docs/data-file.md (Subscriptions)
+ */
+export function placeSubscription(ctx: MachineContext, input: SubscriptionPlacement): Result<SubscriptionRecord, ClockRefusal> {
+  const { store } = ctx;
+  const invalid = (field: string, message: string) => fail<ClockRefusal>({ code: 'INVALID', message, field });
+  const customer = typeof input.customer_id === 'string' ? store.customers.get(input.customer_id.toLowerCase()) : undefined;
+  if (!customer || customer.deleted_at !== null) return fail({ code: 'NOT_FOUND', message: `Customer ${input.customer_id} not found.`, field: 'customer_id' });
+  const status = input.status ?? 'active';
+  if (!(PLACEABLE_STATUSES as readonly string[]).includes(status)) return invalid('status', `status must be one of ${PLACEABLE_STATUSES.join(', ')}.`);
+  if (input.seats !== undefined && (!Number.isInteger(input.seats) || input.seats < 1 || input.seats > MAX_SEATS)) return invalid('seats', `seats must be an integer from 1 to ${MAX_SEATS}.`);
+  const recurring = store.products.inOrganization(customer.organization_id).filter((p) => p.recurring_interval !== null && !p.is_archived && p.price_ids.length > 0);
+  const product = input.product_id !== undefined ? store.products.get(input.product_id.toLowerCase()) : (recurring.find((p) => chargesSomething(store, p.id)) ?? recurring[0]);
+  if (!product) return fail({ code: 'NOT_FOUND', message: `Product ${input.product_id ?? '(recurring)'} not found.`, field: 'product_id' });
+  if (product.organization_id !== customer.organization_id) return invalid('product_id', `The product and the customer belong to different organizations (product ${product.id} is of organization ${product.organization_id}).`);
+  if (product.recurring_interval === null) return invalid('product_id', `Product ${product.id} (${product.name}) is a one-time product; a subscription needs a recurring one. The product must be recurring, not archived, and have prices.`);
+  if ((product.is_archived && status !== 'canceled') || product.price_ids.length === 0) return invalid('product_id', `Product ${product.id} (${product.name}) is ${product.is_archived ? 'archived' : 'without prices'}. The product must be recurring, not archived, and have prices.`);
+  const prices = chargedPrices(store, product);
+  const seatBased = prices.some((p) => p.amount_type === 'seat_based');
+  if (!seatBased && input.seats !== undefined) return invalid('seats', `Product ${product.id} (${product.name}) has no seat_based price: its subscriptions have no seats.`);
+  const seats = seatBased ? (input.seats ?? 1) : null;
+  const interval: Interval = product.recurring_interval;
+  const count = Math.max(1, product.recurring_interval_count ?? 1);
+  const instant = (field: string, given: string | undefined): Result<number | undefined, ClockRefusal> => {
+    if (given === undefined) return ok(undefined);
+    const micros = parseTimestamp(given);
+    return micros === undefined ? invalid(field, `${field} ${given} is not an RFC 3339 date-time.`) : ok(Math.floor(micros / 1000));
+  };
+  const times: Record<string, number | undefined> = {};
+  for (const field of ['started_at', 'current_period_start', 'current_period_end', 'trial_end', 'ended_at'] as const) {
+    const parsed = instant(field, input[field]);
+    if (!parsed.ok) return parsed;
+    times[field] = parsed.value;
+  }
+  const nowMs = ms(nowTimestamp(store));
+  const period = `${count === 1 ? `one ${interval}` : `${count} ${interval}s`}`;
+  const started = times.started_at ?? times.current_period_start ?? (times.current_period_end !== undefined ? subtractIntervals(times.current_period_end, interval, count) : nowMs);
+  if (started > nowMs) return invalid('started_at', `started_at ${stamp(started)} is after the clock's now (${stamp(nowMs)}): a subscription is placed as it stands now.`);
+  if (status !== 'canceled' && input.ended_at !== undefined) return invalid('ended_at', `Only a canceled subscription has ended_at (this one is ${status}).`);
+  if (status !== 'trialing' && input.trial_end !== undefined) return invalid('trial_end', `Only a trialing subscription has trial_end here (this one is ${status}).`);
+  const ended = status === 'canceled' ? (times.ended_at ?? nowMs) : undefined;
+  if (ended !== undefined && ended > nowMs) return invalid('ended_at', `ended_at ${stamp(ended)} is after the clock's now (${stamp(nowMs)}).`);
+  if (ended !== undefined && ended < started) return invalid('ended_at', `ended_at ${stamp(ended)} is before started_at ${stamp(started)}.`);
+  const until = ended ?? nowMs;
+
+  // The clock counts periods from an anchor (cycle 0 ends one period after it): the start of the
+  // current period, or its end (cycle -1) when only the end is given, or the start of the subscription.
+  let anchor: number;
+  let cycle: number;
+  let periodStart: number;
+  let periodEnd: number;
+  let trialEnd: number | null = null;
+  if (status === 'trialing') {
+    if (input.current_period_start !== undefined || input.current_period_end !== undefined) return invalid(input.current_period_start !== undefined ? 'current_period_start' : 'current_period_end', 'A trialing subscription\'s period is its trial: give trial_end.');
+    const productTrial = product.trial_interval !== null && product.trial_interval_count !== null ? addIntervals(started, product.trial_interval, product.trial_interval_count) : undefined;
+    trialEnd = times.trial_end ?? productTrial ?? null;
+    if (trialEnd === null) return invalid('trial_end', `A trialing subscription needs trial_end: product ${product.id} (${product.name}) has no trial to count it from.`);
+    if (trialEnd <= nowMs) return invalid('trial_end', `trial_end ${stamp(trialEnd)} is not after the clock's now (${stamp(nowMs)}): that trial has ended.`);
+    [anchor, cycle, periodStart, periodEnd] = [started, 0, started, trialEnd];
+  } else if (times.current_period_start !== undefined) {
+    periodStart = times.current_period_start;
+    periodEnd = addIntervals(periodStart, interval, count);
+    if (times.current_period_end !== undefined && times.current_period_end !== periodEnd) {
+      return invalid('current_period_end', `current_period_end must be ${period} after current_period_start (${stamp(periodEnd)}), as product ${product.name} bills every ${period}.`);
+    }
+    if (periodStart < started) return invalid('current_period_start', `current_period_start ${stamp(periodStart)} is before started_at ${stamp(started)}.`);
+    [anchor, cycle] = [periodStart, 0];
+  } else if (times.current_period_end !== undefined) {
+    periodEnd = times.current_period_end;
+    periodStart = subtractIntervals(periodEnd, interval, count);
+    if (periodStart < started) return invalid('current_period_end', `current_period_end ${stamp(periodEnd)} puts the period's start (${stamp(periodStart)}) before started_at ${stamp(started)}.`);
+    [anchor, cycle] = [periodEnd, -1];
+  } else {
+    // The period that holds `until`, counted from the start (at most 100 years of daily periods).
+    cycle = 0;
+    while (addIntervals(started, interval, (cycle + 1) * count) <= until) cycle++;
+    [anchor, periodStart, periodEnd] = [started, addIntervals(started, interval, cycle * count), addIntervals(started, interval, (cycle + 1) * count)];
+  }
+  if (periodStart > until) return invalid('current_period_start', `current_period_start ${stamp(periodStart)} is after ${ended !== undefined ? `ended_at (${stamp(ended)})` : `the clock's now (${stamp(nowMs)})`}.`);
+  if (status === 'active' && periodEnd <= nowMs) {
+    return invalid(input.current_period_end !== undefined ? 'current_period_end' : 'current_period_start', `The current period ends at ${stamp(periodEnd)}, not after the clock's now (${stamp(nowMs)}): an active subscription's period has not ended (leave the period out to count it from started_at).`);
+  }
+  if (status === 'canceled' && input.cancel_at_period_end) return invalid('cancel_at_period_end', 'A canceled subscription has ended already; cancel_at_period_end is for an active or trialing one.');
+  const cancel = input.cancel_at_period_end === true;
+  const hasMeters = prices.some((p) => p.amount_type === 'metered_unit' || p.amount_type === 'metered_tiers');
+  const gross = prices.reduce((sum, p) => sum + (p.amount_type === 'seat_based' ? (seats ?? 1) * SEAT_PRICE_CENTS : (sortAmount(p) ?? 0)), 0);
+  const now = stamp(nowMs);
+  const startStamp = stamp(periodStart);
+  const endStamp = stamp(periodEnd);
+  const createdAt = stamp(started);
+  let id: string;
+  if (input.id === undefined) {
+    id = newId(store);
+  } else {
+    id = input.id.toLowerCase();
+    if (store.subscriptions.get(id)) return invalid('id', `Another subscription already has the id ${id}.`);
+  }
+  return ok(
+    store.subscriptions.insert({
+      id,
+      organization_id: customer.organization_id,
+      created_at: createdAt,
+      modified_at: null,
+      amount: gross,
+      currency: prices[0]?.price_currency ?? 'usd',
+      recurring_interval: interval,
+      recurring_interval_count: count,
+      status,
+      current_period_start: startStamp,
+      current_period_end: endStamp,
+      current_meter_period_start: hasMeters ? startStamp : null,
+      current_meter_period_end: hasMeters ? endStamp : null,
+      trial_start: trialEnd !== null ? createdAt : null,
+      trial_end: trialEnd !== null ? stamp(trialEnd) : null,
+      cancel_at_period_end: cancel,
+      canceled_at: ended !== undefined ? stamp(ended) : cancel ? now : null,
+      started_at: createdAt,
+      ends_at: ended !== undefined ? stamp(ended) : cancel ? endStamp : null,
+      ended_at: ended !== undefined ? stamp(ended) : null,
+      pause_at_period_end: false,
+      paused_at: null,
+      resumes_at: null,
+      past_due_at: null,
+      customer_id: customer.id,
+      product_id: product.id,
+      discount_id: null,
+      checkout_id: null,
+      customer_cancellation_reason: null,
+      customer_cancellation_comment: null,
+      metadata: { ...input.metadata },
+      price_ids: prices.map((p) => p.id),
+      meters: [],
+      pending_update: null,
+      seats,
+      custom_field_data: {},
+      ...(status === 'canceled' ? {} : { test_clock: { anchor: stamp(anchor), cycle, fail_payments: input.fail_payments === true, dunning: null } }),
+    }),
+  );
 }
 
 /**

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWithLine } from '../webhooks/platform-verifiers.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../core/webhook-receiver.js';
-import { DUNNING_RETRY_DAYS } from '../../../server/clock/lifecycle.js';
-import type { EventRecord } from '../../../server/records.js';
+import { DUNNING_RETRY_DAYS, placeSubscription, runLifecycle, type SubscriptionPlacement } from '../../../server/clock/lifecycle.js';
+import { createCustomer, createOrganization, createPrice, createProduct } from '../../../server/control-records.js';
+import type { MachineContext } from '../../../server/events.js';
+import { resolveFaults } from '../../../server/faults.js';
+import type { EventRecord, SubscriptionRecord } from '../../../server/records.js';
+import { createStore } from '../../../server/store.js';
 import { expectSchema, testServer, type TestServer } from '../support.js';
 
 const DAY = 86_400_000;
@@ -303,5 +307,61 @@ describe('test clock: an advance too long for its subscriptions', () => {
     } finally {
       await server.app.close();
     }
+  });
+});
+
+describe('placeSubscription: a subscription as it stands, driven by the clock from then on', () => {
+  const NOW = '2027-03-15T12:00:00Z';
+  function placed() {
+    const store = createStore({ clock: () => new Date(NOW) });
+    const ctx: MachineContext = { store, apiVersion: '2026-10', faults: resolveFaults([]) };
+    const org = value(createOrganization(store, { name: 'Acme' }));
+    const monthly = value(createProduct(ctx, org.id, { name: 'Pro', recurring_interval: 'month', trial_interval: 'day', trial_interval_count: 14 }));
+    value(createPrice(store, org.id, monthly.id, { amount_type: 'fixed', price_amount: 1900 }));
+    const team = value(createProduct(ctx, org.id, { name: 'Team', recurring_interval: 'year' }));
+    value(createPrice(store, org.id, team.id, { amount_type: 'seat_based' }));
+    const once = value(createProduct(ctx, org.id, { name: 'Lifetime' }));
+    value(createPrice(store, org.id, once.id, { amount_type: 'fixed', price_amount: 9900 }));
+    const customer = value(createCustomer(ctx, org.id, { email: 'ada@example.com' }));
+    return { ctx, store, monthly, team, once, customer };
+  }
+
+  it.each<[string, (p: ReturnType<typeof placed>) => SubscriptionPlacement, Partial<SubscriptionRecord>]>([
+    ['periods counted from started_at: the one holding now', (p) => ({ customer_id: p.customer.id, product_id: p.monthly.id, started_at: '2027-01-31T09:00:00Z' }), { status: 'active', current_period_start: '2027-02-28T09:00:00.000000Z', current_period_end: '2027-03-31T09:00:00.000000Z', test_clock: { anchor: '2027-01-31T09:00:00.000000Z', cycle: 1, fail_payments: false, dunning: null } }],
+    ['only the period end given: renewals on its anniversaries', (p) => ({ customer_id: p.customer.id, product_id: p.monthly.id, current_period_end: '2027-03-18T00:00:00Z' }), { current_period_start: '2027-02-18T00:00:00.000000Z', current_period_end: '2027-03-18T00:00:00.000000Z', test_clock: { anchor: '2027-03-18T00:00:00.000000Z', cycle: -1, fail_payments: false, dunning: null } }],
+    ['a trial counted from the product\'s trial', (p) => ({ customer_id: p.customer.id, product_id: p.monthly.id, status: 'trialing', started_at: '2027-03-10T00:00:00Z' }), { status: 'trialing', trial_start: '2027-03-10T00:00:00.000000Z', trial_end: '2027-03-24T00:00:00.000000Z', current_period_end: '2027-03-24T00:00:00.000000Z' }],
+    ['a canceled one: ended, not on the clock', (p) => ({ customer_id: p.customer.id, product_id: p.monthly.id, status: 'canceled', started_at: '2026-11-01T00:00:00Z', ended_at: '2027-01-10T00:00:00Z' }), { status: 'canceled', ended_at: '2027-01-10T00:00:00.000000Z', canceled_at: '2027-01-10T00:00:00.000000Z', current_period_start: '2027-01-01T00:00:00.000000Z' }],
+    ['seats default to 1 on a seat-based product', (p) => ({ customer_id: p.customer.id, product_id: p.team.id }), { seats: 1, amount: 1500, recurring_interval: 'year' }],
+  ])('%s', (_name, input, want) => {
+    const p = placed();
+    const subscription = value(placeSubscription(p.ctx, input(p)));
+    expect(subscription).toMatchObject(want);
+    // Only a live subscription is driven by the clock.
+    expect(subscription.test_clock === undefined).toBe(subscription.status === 'canceled');
+  });
+
+  it.each<[string, (p: ReturnType<typeof placed>) => SubscriptionPlacement, string]>([
+    ['a one-time product', (p) => ({ customer_id: p.customer.id, product_id: p.once.id }), 'product_id'],
+    ['seats on a product without a seat price', (p) => ({ customer_id: p.customer.id, product_id: p.monthly.id, seats: 3 }), 'seats'],
+    ['a start after now', (p) => ({ customer_id: p.customer.id, product_id: p.monthly.id, started_at: '2027-04-01T00:00:00Z' }), 'started_at'],
+    ['a period that is not one billing period long', (p) => ({ customer_id: p.customer.id, product_id: p.monthly.id, current_period_start: '2027-03-01T00:00:00Z', current_period_end: '2027-03-30T00:00:00Z' }), 'current_period_end'],
+    ['an active period that has ended', (p) => ({ customer_id: p.customer.id, product_id: p.monthly.id, current_period_end: '2027-03-01T00:00:00Z' }), 'current_period_end'],
+    ['a trial that has ended', (p) => ({ customer_id: p.customer.id, product_id: p.monthly.id, status: 'trialing', trial_end: '2027-03-01T00:00:00Z' }), 'trial_end'],
+  ])('refuses %s, naming the field', (_name, input, field) => {
+    const p = placed();
+    const result = placeSubscription(p.ctx, input(p));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatchObject({ code: 'INVALID', field });
+  });
+
+  it('a placed subscription renews on the clock: the period end given is the renewal instant', () => {
+    const p = placed();
+    const subscription = value(placeSubscription(p.ctx, { customer_id: p.customer.id, product_id: p.monthly.id, current_period_end: '2027-03-18T00:00:00Z' }));
+    expect(runLifecycle(p.ctx, Date.parse('2027-04-18T00:00:00Z'))).toBe(2);
+    expect(subscription).toMatchObject({ status: 'active', current_period_start: '2027-04-18T00:00:00.000000Z', current_period_end: '2027-05-18T00:00:00.000000Z' });
+    expect([...p.store.orders.all()].map((order) => [order.billing_reason, order.created_at])).toEqual([
+      ['subscription_cycle', '2027-03-18T00:00:00.000000Z'],
+      ['subscription_cycle', '2027-04-18T00:00:00.000000Z'],
+    ]);
   });
 });
