@@ -521,7 +521,10 @@ export interface PriceInput {
 export function createPrice(store: Store, organizationId: string, productId: string, input: PriceInput): Result<PriceRecord, RecordRefusal> {
   const product = typeof productId === 'string' ? store.products.get(productId.toLowerCase()) : undefined;
   if (!product) return refuse('NOT_FOUND', 'product_id', `Product ${productId} not found.`);
-  if (product.organization_id !== organizationId) return refuse('INVALID', 'product_id', `Product ${product.id} belongs to organization ${product.organization_id}: a price of organization ${organizationId} cannot be a price of another organization's product.`);
+  if (product.organization_id !== organizationId) {
+    const named = (id: string) => `${store.organizations.get(id)?.name ?? 'organization'} (${id})`;
+    return refuse('INVALID', 'product_id', `Product ${product.id} (${product.name}) belongs to ${named(product.organization_id)}, not to ${named(organizationId)}: a price cannot be a price of another organization's product.`);
+  }
   if (!(CREATABLE_PRICE_TYPES as readonly string[]).includes(input.amount_type)) return refuse('INVALID', 'amount_type', `amount_type must be one of ${CREATABLE_PRICE_TYPES.join(', ')}.`);
   const cents = (field: 'price_amount' | 'minimum_amount' | 'maximum_amount' | 'preset_amount', value: unknown) =>
     value === undefined || value === null || (Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 99_999_999) ? undefined : refuse('INVALID', field, `${field} must be a whole number of cents from 0 to 99999999.`);

@@ -414,7 +414,8 @@ export function placeSubscription(ctx: MachineContext, input: SubscriptionPlacem
     times[field] = parsed.value;
   }
   const nowMs = ms(nowTimestamp(store));
-  const period = `${count === 1 ? `one ${interval}` : `${count} ${interval}s`}`;
+  const period = count === 1 ? `one ${interval}` : `${count} ${interval}s`;
+  const every = count === 1 ? interval : `${count} ${interval}s`;
   const started = times.started_at ?? times.current_period_start ?? (times.current_period_end !== undefined ? subtractIntervals(times.current_period_end, interval, count) : nowMs);
   if (started > nowMs) return invalid('started_at', `started_at ${stamp(started)} is after the clock's now (${stamp(nowMs)}): a subscription is placed as it stands now.`);
   if (status !== 'canceled' && input.ended_at !== undefined) return invalid('ended_at', `Only a canceled subscription has ended_at (this one is ${status}).`);
@@ -442,7 +443,7 @@ export function placeSubscription(ctx: MachineContext, input: SubscriptionPlacem
     periodStart = times.current_period_start;
     periodEnd = addIntervals(periodStart, interval, count);
     if (times.current_period_end !== undefined && times.current_period_end !== periodEnd) {
-      return invalid('current_period_end', `current_period_end must be ${period} after current_period_start (${stamp(periodEnd)}), as product ${product.name} bills every ${period}.`);
+      return invalid('current_period_end', `current_period_end must be ${period} after current_period_start (${stamp(periodEnd)}), as product ${product.name} bills every ${every}.`);
     }
     if (periodStart < started) return invalid('current_period_start', `current_period_start ${stamp(periodStart)} is before started_at ${stamp(started)}.`);
     [anchor, cycle] = [periodStart, 0];

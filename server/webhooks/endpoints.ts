@@ -23,6 +23,8 @@ export interface WebhookEndpointInput {
   secret?: string;
   /** Default null. */
   name?: string | null;
+  /** A UUID; default a new id (a data file gives the id its app is configured with). */
+  id?: string;
 }
 
 /** Why an endpoint could not be registered or changed: NOT_FOUND or INVALID (as the control API's {@link ControlError}). */
@@ -60,8 +62,10 @@ export function createWebhookEndpoint(store: Store, defaultOrganizationId: strin
     return invalid('secret must be a string of 1 to 256 characters without whitespace.');
   }
   if (input.name !== undefined && input.name !== null && typeof input.name !== 'string') return invalid('name must be a string or null.');
+  const id = input.id === undefined ? newId(store) : input.id.toLowerCase();
+  if (store.webhookEndpoints.get(id)) return invalid(`Another webhook endpoint already has the id ${id}.`);
   const endpoint: WebhookEndpointRecord = {
-    id: newId(store),
+    id,
     organization_id: organizationId,
     created_at: nowTimestamp(store),
     modified_at: null,
