@@ -199,7 +199,7 @@ program
 
 program
   .command('serve')
-  .description('serve the reference implementation with its demo data')
+  .description('serve the reference implementation with its demo data, or your own (--data), and its dashboard at /__dashboard/')
   // A bad port is a CNF_ERR_* line like a busy one (parsePort throws a HarnessError, which Commander passes on).
   .option('--port <n>', 'port to listen on (0 = a free one)', parsePort, 4010)
   .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -210,6 +210,7 @@ program
   .option('--rate-limit <n|off>', 'requests per second per client IP, or off', rateLimit, 100)
   .option('--no-control', 'do not serve the control API under /__control/')
   .option('--state <file>', 'keep the store in this file: loaded at start when it exists, written after changes and on exit')
+  .option('--data <file>', 'the store\'s records from a YAML or JSON data file (spec/data.schema.json; docs/data-file.md) instead of the demo store; with --state, it seeds a new state file only')
   .addOption(new Option('--demo-data <store>', 'demo store: default (the price types of the platform\'s document only) or full (also unit_based and metered_tiers)').choices(['default', 'full']).default('default'))
   .action(async (opts) => {
     // Loaded here, like every command's own code: the reference server is the largest part of the
@@ -225,6 +226,7 @@ program
       rateLimit: opts.rateLimit as number | false,
       control: opts.control as boolean,
       ...(opts.state !== undefined ? { stateFile: opts.state as string } : {}),
+      ...(opts.data !== undefined ? { data: opts.data as string } : {}),
     }).catch((error: unknown) => {
       throw listenFailure(error, { host: opts.host as string, port: opts.port as number }) ?? error;
     });

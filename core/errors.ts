@@ -17,6 +17,7 @@ export const HARNESS_ERROR_CODES = {
   CNF_ERR_PORT_UNAVAILABLE: '`serve` cannot listen on the port: in use, not allowed, or the address is not on this machine',
   CNF_ERR_STATE_IN_USE: '`serve --state FILE`: another live reference server holds the state file (its lock names it)',
   CNF_ERR_HAR_INVALID: 'a HAR file cannot be read, is cut short or is not HAR 1.2 (`conformance check`, `diff --har`)',
+  CNF_ERR_DATA_INVALID: 'a data file (`serve --data`, `startReferenceServer({ data })`) cannot be read, does not fit `spec/data.schema.json` or breaks a rule of the store; the line names the file, the line and the field, and nothing is loaded',
 } as const;
 
 /** A stable harness error code (`CNF_ERR_*`). */

@@ -12,7 +12,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { HarnessError } from '../core/errors.js';
 import { API_VERSIONS, loadSpec, specPath, type ApiVersion, type LoadedSpec, type Operation } from '../core/spec/load.js';
 import { authenticate, authorize, issueDemoTokens, type DemoTokenName, type Principal, type ReferenceRole } from './auth.js';
-import { compileBodyParser, FORM_MEDIA_TYPE, InvalidJsonBody, parseFormBody, UnreadBody } from './body.js';
+import { compileBodyParser, FORM_MEDIA_TYPE, InvalidJsonBody, parseFormBody, TEXT_BODY_PATHS, TextBody, UnreadBody } from './body.js';
 import { createControl, registerControlRoutes, type ReferenceControl } from './control.js';
 import { asBytes, encode, preferredCoding, type ContentCoding } from './content-coding.js';
 import { readDemoCache, recallDemo, rememberDemo, writeDemoCache } from './demo-cache.js';
@@ -30,7 +30,11 @@ import { checkPartRequest, MAX_UPLOAD_PART_BYTES, receivePart } from './resource
 import { BodyTooLarge, closeAfterRefusal, DEFAULT_IDLE_TIMEOUT_MS, readCapped } from './connections.js';
 import { answerKeptFirst, ResponseCache } from './response-cache.js';
 import { serveOrderDocument } from './resources/orders/documents.js';
-import { clearStore, createStore, type Store } from './store.js';
+import { clearStore, createStore, moveStoreContents, type Store } from './store.js';
+import { dataSeedingOf } from './data/identity.js';
+import { loadData, type LoadedData } from './data/load.js';
+import { DATA_OPTION_NAME, describeProblem, readDataSource } from './data/read.js';
+import { fail, ok } from './result.js';
 import { notFoundAsSent } from './tenancy.js';
 import { applyWriteFaults, planWriteFaults } from './write-faults.js';
 import { compilePathParser, compileQueryParser, parseQueryString, type RawQuery } from './validation.js';
@@ -54,6 +58,15 @@ export interface BuildAppOptions {
   clock?: () => Date;
   /** Which demo store to seed (default `default`: only the price types the platform's document knows; `full`: the description's six). @see server/demo-data.ts DemoDataVariant */
   demoData?: DemoDataVariant;
+  /**
+   * The store's records from a data file instead of the demo store: a path to a YAML or JSON file,
+   * or the file's content as a value. Validated against spec/data.schema.json and the store's rules,
+   * then loaded at once. With `stateFile`, it seeds a new state file and is not read when the state
+   * file exists. A reset loads it again (a path is read again).
+   * @throws HarnessError CNF_ERR_DATA_INVALID (from buildApp): one line naming the file, the line and the field; nothing is loaded, no state file is written
+   * @see docs/data-file.md
+   */
+  data?: string | Record<string, unknown>;
   /** Fastify (pino) request logging; off by default. */
   logger?: boolean;
   /** Serve the control API under `/__control/` (default true). The in-process control functions work either way. */
@@ -92,6 +105,11 @@ export interface ServerSettings {
   controlApi: boolean;
   /** The state file and whether the store was loaded from it (false: seeded and written anew), or null. */
   state: { file: string; loaded: boolean } | null;
+  /**
+   * The data file and what it loaded (records by kind, its tokens), or null for the demo store;
+   * `loaded` is false when a state file existed and the data file was not read.
+   */
+  data: { source: string; loaded: boolean; counts?: LoadedData['counts']; tokens?: LoadedData['tokens'] } | null;
 }
 
 /** A built reference server, not yet listening. */
@@ -210,19 +228,41 @@ function seedingOf(seedValue: number): Seeding {
 /** The seed whose demo store is kept between starts (server/demo-cache.ts): the default, which `serve` and most tests use. */
 const CACHED_SEED = 1;
 
+/** The data file of the options loaded into a new store, or the problem as a harness error. */
+function loadDataOption(data: string | Record<string, unknown>, seedValue: number, clock: (() => Date) | undefined): LoadedData {
+  const read = readDataSource(data);
+  const loaded = read.ok ? loadData(read.value, { seed: seedValue, ...(clock ? { clock } : {}) }) : fail([read.error]);
+  if (loaded.ok) return loaded.value;
+  const [first, ...more] = loaded.error;
+  throw new HarnessError('CNF_ERR_DATA_INVALID', `${describeProblem(first!)}${more.length > 0 ? ` (and ${more.length} more problem${more.length === 1 ? '' : 's'})` : ''}`);
+}
+
+/**
+ * The seeding of a store read back from a state file: the demo one when the store holds the demo
+ * organization A of its seed, else the one derived from a data file's records (server/data/identity.ts).
+ */
+function restoredSeeding(store: Store, demo: Seeding): Seeding {
+  return store.organizations.get(demo.demo.organizations.a) ? demo : dataSeedingOf(store);
+}
+
 /**
  * The store to start with and its demo seeding: restored from the state file when it exists;
  * else the demo store of the default seed as the last start left it (server/demo-cache.ts);
  * else a new store, seeded (and, for the default seed, kept for the next start).
  * @throws HarnessError CNF_ERR_CONFIG_INVALID (see BuildAppOptions.stateFile)
  */
-async function openSeededStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean; recovered?: RecoveredState; seeding: Seeding }> {
+async function openSeededStore(options: BuildAppOptions): Promise<{ store: Store; restored: boolean; recovered?: RecoveredState; seeding: Seeding; loaded?: LoadedData }> {
   const opened = await openStore(options);
   const seedValue = opened.store.seed;
   const variant = options.demoData ?? 'default';
+  if (options.data !== undefined && !opened.restored) {
+    const loaded = loadDataOption(options.data, seedValue, options.clock);
+    moveStoreContents(opened.store, loaded.store);
+    return { ...opened, seeding: loaded.seeding, loaded };
+  }
   // Only the default store is cached: the demo cache is keyed by the seed alone.
   const cached = seedValue === CACHED_SEED && variant === 'default' ? await readDemoCache(seedValue, options.clock) : undefined;
-  if (opened.restored) return { ...opened, seeding: cached?.seeding ?? seedingOf(seedValue) };
+  if (opened.restored) return { ...opened, seeding: restoredSeeding(opened.store, cached?.seeding ?? seedingOf(seedValue)) };
   const restored = cached?.store();
   if (cached && restored) return { store: restored, restored: false, seeding: cached.seeding };
   // Without a state file, a seed this process drew before is restored from its snapshot.
@@ -258,8 +298,10 @@ function registerBodyParsers(app: FastifyInstance): void {
   // `__proto__` and `constructor.prototype` keys are dropped rather than refused.
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
   app.removeContentTypeParser('application/json');
+  const keptAsText = (url: string) => TEXT_BODY_PATHS.has(url.split('?')[0]!.replace(/\/$/, ''));
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
+    if (keptAsText(request.url)) return done(null, new TextBody(text, 'application/json'));
     // An empty body with Content-Type: application/json is no body at all, not a parse error.
     if (text.trim() === '') return done(null, undefined);
     parseJson(request, text, (error, value) => done(null, error ? new InvalidJsonBody(error.message) : value));
@@ -267,7 +309,10 @@ function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser(FORM_MEDIA_TYPE, { parseAs: 'string' }, (_request, body, done) => done(null, parseFormBody(body.toString())));
   // Any other media type is read and kept aside, so that unknown routes and methods are answered
   // 404/405 rather than 415, and an operation can say which type it wanted.
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, _body, done) => done(null, new UnreadBody(String(request.headers['content-type'] ?? ''))));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
+    const contentType = String(request.headers['content-type'] ?? '');
+    done(null, keptAsText(request.url) ? new TextBody(body.toString('utf8'), contentType) : new UnreadBody(contentType));
+  });
 }
 
 /**
@@ -295,6 +340,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
   }
   const { store, restored } = opened;
   let seeding = opened.seeding;
+  // A reset and POST /__control/data load a data file into a new store, then move it into this one at once.
+  const clock = options.clock;
+  const adopt = (loaded: LoadedData) => {
+    webhooks.reset();
+    moveStoreContents(store, loaded.store);
+    seeding = loaded.seeding;
+    return seeding.demo;
+  };
   // Deliveries never go to the reference's own port (known once it listens; deliveries run only after a request).
   const ownPort = () => {
     const address = app.server.address();
@@ -307,10 +360,17 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     faults,
     demo: () => seeding.demo,
     reseed: () => {
+      if (options.data !== undefined) return adopt(loadDataOption(options.data, store.seed, clock));
       webhooks.reset();
       clearStore(store);
       seeding = seed(store, options.demoData);
       return seeding.demo;
+    },
+    loadData: (text) => {
+      const loaded = loadData(text, { seed: store.seed, ...(clock ? { clock } : {}) });
+      if (!loaded.ok) return loaded;
+      adopt(loaded.value);
+      return ok({ counts: loaded.value.counts, fixtures: seeding.demo.fixtures });
     },
     webhooks,
   });
@@ -595,6 +655,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
       rateLimit,
       controlApi: options.control !== false,
       state: options.stateFile !== undefined ? { file: options.stateFile, loaded: restored } : null,
+      data: options.data === undefined
+        ? null
+        : { source: typeof options.data === 'string' ? options.data : DATA_OPTION_NAME, loaded: opened.loaded !== undefined, ...(opened.loaded ? { counts: opened.loaded.counts, tokens: opened.loaded.tokens } : {}) },
     },
   };
 }

@@ -32,6 +32,19 @@ export class UnreadBody {
   }
 }
 
+/** The paths whose bodies are kept as text, whatever their media type: a data file's lines are named in its errors, which a parsed JSON value has lost. @see docs/data-file.md (POST /__control/data) */
+export const TEXT_BODY_PATHS: ReadonlySet<string> = new Set(['/__control/data']);
+
+/** A body kept as the text it was sent as (a data file: YAML or JSON), for a path of {@link TEXT_BODY_PATHS}. */
+export class TextBody {
+  readonly text: string;
+  readonly contentType: string;
+  constructor(text: string, contentType: string) {
+    this.text = text;
+    this.contentType = contentType;
+  }
+}
+
 /** A form-encoded body: the last value of each field and the names of repeated fields. @see RFC 6749 section 3.2 */
 export class FormBody {
   readonly fields: Record<string, string>;

@@ -11,7 +11,8 @@
  * @see docs/design.md (Targets, roles and verdicts: the target adapter); docs/server-behaviour.md (Control API)
  */
 import type { FastifyInstance } from 'fastify';
-import { InvalidJsonBody } from './body.js';
+import { HarnessError } from '../core/errors.js';
+import { InvalidJsonBody, TextBody } from './body.js';
 import {
   createCustomer as insertCustomer,
   createProduct as insertProduct,
@@ -24,6 +25,7 @@ import {
   type SubscriptionInput,
 } from './control-records.js';
 import { lifecycleStepsUntil, MAX_LIFECYCLE_STEPS, runLifecycle, setPaymentsFail, startClockSubscription, type ClockSubscriptionInput } from './clock/lifecycle.js';
+import { describeProblem, readDataSource, readDataText, type DataProblem, type DataText } from './data/read.js';
 import type { DemoData } from './demo-data.js';
 import { notifyStoreChanged, type MachineContext } from './events.js';
 import { send } from './http.js';
@@ -57,6 +59,18 @@ export interface ControlEnvironment extends MachineContext {
   reseed(): DemoData;
   /** The server's webhook delivery, when it has one: to wait until deliveries have settled. */
   webhooks?: { idle(): Promise<void>; pending(): number };
+  /**
+   * Replaces the store with a data file's records at once (a reset to that data: clock offset 0,
+   * logs empty, pending deliveries dropped), or changes nothing and gives the file's problems.
+   * Absent where the server cannot load data. @see server/data/load.ts
+   */
+  loadData?(text: DataText): Result<DataLoadSummary, DataProblem[]>;
+}
+
+/** What loading a data file made: records by kind, and the fixtures of the new store. */
+export interface DataLoadSummary {
+  counts: Record<string, number>;
+  fixtures: Record<string, string>;
 }
 
 /**
@@ -276,6 +290,28 @@ export function reset(env: ControlEnvironment): { fixtures: Record<string, strin
   return { fixtures: env.reseed().fixtures };
 }
 
+/** Why a data file was not loaded: its problems (each one line with describeProblem), or that the server cannot load data. */
+export interface DataLoadRefusal {
+  problems: DataProblem[];
+}
+
+/**
+ * Replaces the store's records with a data file's, as a reset to that data: validated against
+ * spec/data.schema.json and the store's rules first, then loaded at once; on any problem nothing
+ * changes. A later reset goes back to what the server started with (its own data file, or the demo
+ * store), not to this file.
+ * @param source a read data file (server/data/read.ts), a path to one, or its content as a value
+ * @returns records by kind and the new fixtures, or the problems (every schema problem, else the first of the store's rules)
+ * @see docs/data-file.md
+ */
+export function loadDataFile(env: ControlEnvironment, source: DataText | string | Record<string, unknown>): Result<DataLoadSummary, DataLoadRefusal> {
+  const read = typeof source === 'object' && typeof (source as Partial<DataText>).locate === 'function' ? ok(source as DataText) : readDataSource(source as string | Record<string, unknown>);
+  if (!read.ok) return fail({ problems: [read.error] });
+  if (!env.loadData) return fail({ problems: [{ file: read.value.file, field: '(top level)', message: 'this server cannot load data files' }] });
+  const loaded = env.loadData(read.value);
+  return loaded.ok ? loaded : fail({ problems: loaded.error });
+}
+
 /** A part of the event log: the events after one (by id), at most `limit` of them. */
 export interface EventPage {
   /** An event id: only the events appended after it. An id the log does not have (a reset since) is ignored: the log from its start. */
@@ -362,7 +398,10 @@ export interface ReferenceControl {
   clockNow(): string;
   createClockSubscription(input: ClockSubscriptionInput): Result<Json, ControlError>;
   markPaymentsFail(subscriptionId: string, failPayments: boolean): Result<Json, ControlError>;
+  /** Back to what the server started with (its data file, read again, or the demo store). @throws HarnessError CNF_ERR_DATA_INVALID when its data file no longer loads (nothing changes then) */
   reset(): { fixtures: Record<string, string> };
+  /** {@link loadDataFile}: a data file's records in place of the store's (a path, a value or a read file). */
+  loadData(source: DataText | string | Record<string, unknown>): Result<DataLoadSummary, DataLoadRefusal>;
   events(type?: string, page?: EventPage): EventRecord[];
   /** Whether the event log holds the event `id` (false after a reset emptied it of that event). */
   hasEvent(id: string): boolean;
@@ -397,6 +436,7 @@ export function createControl(env: ControlEnvironment): ReferenceControl {
     createClockSubscription: (input) => changed(createClockSubscription(env, input)),
     markPaymentsFail: (id, failPayments) => changed(markPaymentsFail(env, id, failPayments)),
     reset: () => changed(reset(env)),
+    loadData: (source) => changed(loadDataFile(env, source)),
     events: (type, page) => listEvents(env, type, page),
     hasEvent: (id) => env.store.events.some((event) => event.id === id),
     createWebhookEndpoint: (input) => changed(createWebhookEndpoint(env, input)),
@@ -413,6 +453,12 @@ function answer<T>(result: Result<T, ControlError>, status = 200): Reply {
   const { code, message, field } = result.error;
   if (code === 'OUT_OF_RANGE') return validationReply([{ loc: field === undefined ? ['body'] : ['body', field], msg: message, type: 'value_error' }]);
   return errorReply(STATUS[code], message);
+}
+
+/** `organizations[0].prices[2].product` as `['organizations', 0, 'prices', 2, 'product']`; a field in parentheses (`(syntax)`) is no step. */
+function fieldSteps(field: string): (string | number)[] {
+  if (field.startsWith('(')) return [];
+  return field.split(/[.[\]]/).filter((step) => step !== '').map((step) => (/^\d+$/.test(step) ? Number(step) : step));
 }
 
 /** JSON types of the fields of a control body (`string|null` allows either). */
@@ -459,7 +505,26 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
       return send(reply, body.ok ? run(body.value, request.params as Record<string, string>) : answer(body));
     });
   };
-  route('/__control/reset', {}, () => ({ status: 200, body: control.reset() }));
+  route('/__control/reset', {}, () => {
+    try {
+      return { status: 200, body: control.reset() };
+    } catch (error) {
+      // The server's own data file no longer loads (edited since): nothing changed.
+      if (error instanceof HarnessError && error.code === 'CNF_ERR_DATA_INVALID') return validationReply([{ loc: ['body'], msg: `the data file does not load any more: ${error.message}`, type: 'value_error' }]);
+      throw error;
+    }
+  });
+  app.post('/__control/data', async (request, reply) => {
+    if (!(request.body instanceof TextBody) || request.body.text.trim() === '') {
+      return send(reply, errorReply(400, 'The body must be a data file, YAML or JSON (spec/data.schema.json), sent as it is: curl --data-binary @catalogue.yaml -H "content-type: application/yaml".'));
+    }
+    const name = (request.query as Record<string, unknown>).name;
+    const read = readDataText(typeof name === 'string' && name !== '' ? name : 'request body', request.body.text);
+    if (!read.ok) return send(reply, errorReply(400, describeProblem(read.error)));
+    const loaded = control.loadData(read.value);
+    if (loaded.ok) return send(reply, { status: 200, body: loaded.value });
+    return send(reply, validationReply(loaded.error.problems.map((problem) => ({ loc: ['body', ...fieldSteps(problem.field)], msg: describeProblem(problem), type: 'value_error' }))));
+  });
   route('/__control/clock/advance', { ms: 'number' }, (body) => answer(control.advanceClock(body.ms as number)));
   route(
     '/__control/test-clock/subscriptions',

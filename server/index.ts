@@ -12,7 +12,8 @@ import { markLocalClient } from './rate-limit.js';
 import type { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export { buildApp, type BuildAppOptions, type ReferenceApp, type ServerSettings } from './app.js';
-export type { ControlError, CreateOrderInput, ReferenceControl } from './control.js';
+export type { ControlError, CreateOrderInput, DataLoadRefusal, DataLoadSummary, ReferenceControl } from './control.js';
+export type { DataProblem, DataText } from './data/read.js';
 export type { ClockSubscriptionInput } from './clock/lifecycle.js';
 export { FAULTS, type FaultDefinition, type FaultId } from './faults.js';
 export type { RateLimitOption, RateLimitSettings } from './rate-limit.js';
@@ -138,8 +139,42 @@ function settingLines(running: RunningReference): string[] {
   return [
     `Rate limit: ${running.faults.includes('rate_limit_ignored') ? 'off (fault rate_limit_ignored)' : rate}`,
     `Control API: ${controlApi ? `on (${running.url}/__control/)` : 'off'}`,
-    `State file: ${state === null ? 'none (in memory only)' : `${state.file} (${state.loaded ? 'loaded' : 'new, demo data written'}; every change fsynced before its answer, locked for this server)`}`,
+    `State file: ${state === null ? 'none (in memory only)' : `${state.file} (${state.loaded ? 'loaded' : `new, ${running.settings.data ? 'the data file\'s records' : 'demo data'} written`}; every change fsynced before its answer, locked for this server)`}`,
+    ...dataLines(running),
   ];
+}
+
+/** Example requests on the demo store. */
+function demoTries(running: RunningReference): string[] {
+  return [
+    `  curl -H "Authorization: Bearer ${running.credentials.admin}" "${running.url}/v1/products/?limit=5&sorting=name"`,
+    `  curl -H "Authorization: Bearer ${running.credentials.admin}" "${running.url}/v1/subscriptions/?status=active&sorting=-started_at"`,
+    `  curl -H "Authorization: Bearer ${running.credentials.reader}" "${running.url}/v1/products/?metadata%5Btier%5D=pro"`,
+    `  curl -H "Authorization: Bearer ${running.credentials.customer_session}" "${running.url}/v1/customer-portal/license-keys/"`,
+    ...(running.settings.controlApi
+      ? [`  curl -X POST "${running.url}/__control/authorization-codes"   # then POST /v1/oauth2/token with the oauth_client_* fixtures`]
+      : []),
+  ];
+}
+
+/** Example requests on a data file's store, with its first token. */
+function dataTries(running: RunningReference, token: string): string[] {
+  return [
+    `  curl -H "Authorization: Bearer ${token}" "${running.url}/v1/products/?sorting=name"`,
+    `  curl -H "Authorization: Bearer ${token}" "${running.url}/v1/subscriptions/?sorting=-started_at"`,
+    ...(running.settings.controlApi
+      ? [`  curl -X POST -H "content-type: application/json" -d '{"ms": 86400000}' "${running.url}/__control/clock/advance"   # a day later: renewals due meanwhile happen`]
+      : []),
+  ];
+}
+
+/** What the store holds: the data file's records (or why it was not read), or the demo store. */
+function dataLines(running: RunningReference): string[] {
+  const { data, state } = running.settings;
+  if (data === null) return ['Data: the demo store (--data FILE for your own catalogue: docs/data-file.md)'];
+  if (!data.loaded) return [`Data file: ${data.source} not read: the state file ${state?.file ?? ''} exists and holds the store (delete it to load the data file again; a reset loads the data file)`];
+  const counts = Object.entries(data.counts ?? {}).filter(([kind, n]) => kind !== 'tokens' && n > 0).map(([kind, n]) => `${n} ${n === 1 ? kind.replace(/s$/, '').replace(/_/g, ' ') : kind.replace(/_/g, ' ')}`);
+  return [`Data file: ${data.source} (${counts.join(', ')})`];
 }
 
 /**
@@ -148,25 +183,24 @@ function settingLines(running: RunningReference): string[] {
  */
 export function printBanner(running: RunningReference): string {
   const width = Math.max(...Object.keys(running.tokens).map((name) => name.length));
+  const fileTokens = running.settings.data?.tokens ?? [];
   const lines = [
     `Reference server listening on ${running.url}`,
     ...(running.faults.length > 0 ? [`Faults switched on: ${running.faults.join(', ')}`] : []),
     ...settingLines(running),
+    ...(running.settings.controlApi ? [`Dashboard: ${running.url}/__dashboard/ (the store, the event log and webhook deliveries, live; advance the clock)`] : []),
     '',
-    'Demo tokens (Authorization: Bearer <token>):',
+    ...(fileTokens.length > 0
+      ? ['Tokens of the data file (Authorization: Bearer <token>):', ...fileTokens.map(({ organization, token }) => `  ${token}  (${organization})`), '']
+      : []),
+    `${running.settings.data ? 'Role tokens of the harness, on the data file\'s first organization' : 'Demo tokens'} (Authorization: Bearer <token>):`,
     ...Object.entries(running.tokens).map(([name, token]) => `  ${name.padEnd(width)}  ${token}`),
     '',
     'Fixtures:',
     ...Object.entries(running.fixtures).map(([name, id]) => `  ${name}: ${id}`),
     '',
     'Try:',
-    `  curl -H "Authorization: Bearer ${running.credentials.admin}" "${running.url}/v1/products/?limit=5&sorting=name"`,
-    `  curl -H "Authorization: Bearer ${running.credentials.admin}" "${running.url}/v1/subscriptions/?status=active&sorting=-started_at"`,
-    `  curl -H "Authorization: Bearer ${running.credentials.reader}" "${running.url}/v1/products/?metadata%5Btier%5D=pro"`,
-    `  curl -H "Authorization: Bearer ${running.credentials.customer_session}" "${running.url}/v1/customer-portal/license-keys/"`,
-    ...(running.settings.controlApi
-      ? [`  curl -X POST "${running.url}/__control/authorization-codes"   # then POST /v1/oauth2/token with the oauth_client_* fixtures`]
-      : []),
+    ...(running.settings.data ? dataTries(running, fileTokens[0]?.token ?? running.credentials.admin) : demoTries(running)),
     '',
   ];
   return lines.join('\n');

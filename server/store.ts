@@ -248,6 +248,33 @@ export function clearStore(store: Store): void {
   store.idSequence = 0;
 }
 
+/**
+ * Replaces everything `target` holds with what `source` holds, at once: `target` is emptied as by
+ * {@link clearStore} (its clock offset back to 0), then every record of `source` is inserted through
+ * its collection (so a state file journals each, and a record two collections share stays shared),
+ * with `source`'s tokens, maps and id sequence. The event and delivery logs stay empty: what made
+ * `source` (a data file's records, server/data/load.ts) is not a history of `target`.
+ * @throws Error when the two stores do not have the same fields (a bug)
+ */
+export function moveStoreContents(target: Store, source: Store): void {
+  clearStore(target);
+  const into = target as unknown as Record<string, unknown>;
+  for (const [name, value] of Object.entries(source)) {
+    const destination = into[name];
+    if (value instanceof BoundedLog) continue;
+    if (value instanceof Collection && destination instanceof Collection) {
+      for (const record of value.all()) destination.insert(record);
+    } else if (value instanceof Map && destination instanceof Map) {
+      for (const [key, entry] of value) destination.set(key, entry);
+    } else if (Array.isArray(value) && Array.isArray(destination)) {
+      destination.push(...value);
+    } else if (typeof value !== 'number' && typeof value !== 'function') {
+      throw new Error(`cannot move the store field ${name}`);
+    }
+  }
+  target.idSequence = source.idSequence;
+}
+
 /** The store's current time in epoch microseconds. */
 export function nowMicros(store: Store): number {
   return store.clock().getTime() * 1000;

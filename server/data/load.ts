@@ -137,7 +137,12 @@ export function loadData(text: DataText, options: LoadDataOptions = {}): Result<
   const entries = collect(text.value as { organizations: Record<string, unknown>[] });
   const byKey = new Map<string, Entry>();
   const byId = new Map<string, Entry>();
-  for (const entry of entries) {
+  // In the order of the file: of two records with one id, the later one is the mistake.
+  const at = (entry: Entry) => {
+    const position = text.locate(entry.path);
+    return position ? position.line * 1e6 + position.column : 0;
+  };
+  for (const entry of [...entries].sort((x, y) => at(x) - at(y))) {
     const { key, id } = entry.record as { key?: string; id?: string };
     if (key !== undefined) {
       const other = byKey.get(`${entry.kind}\u0000${key}`);

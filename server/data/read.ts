@@ -99,6 +99,17 @@ export function dataValue(file: string, value: unknown): DataText {
   return { file, value, locate: () => undefined };
 }
 
+/** The name problems give a data file given as a value (the library's `data` option). */
+export const DATA_OPTION_NAME = 'data option';
+
+/**
+ * Reads the `data` option of the server: a path to a YAML or JSON file, or the file's content as a value.
+ * @returns the read file, or why it cannot be read
+ */
+export function readDataSource(source: string | Record<string, unknown>): Result<DataText, DataProblem> {
+  return typeof source === 'string' ? readDataFile(source) : ok(dataValue(DATA_OPTION_NAME, source));
+}
+
 /**
  * Reads a data file from disk.
  * @returns the read file, or why it cannot be read (a missing file, a syntax error)

@@ -96,6 +96,8 @@ type ControlRecipe = (call: (url: string, body?: unknown) => Promise<Record<stri
 
 const CONTROL_RECIPES: Readonly<Record<string, ControlRecipe>> = {
   '/__control/reset': async () => ({ body: {} }),
+  // A data file in place of the store; sent first, and the reset after it brings the demo store back for the other recipes.
+  '/__control/data': async () => ({ body: { organizations: [{ name: 'Loaded before the reset', customers: [{ email: 'loaded@example.com' }] }] } }),
   // A subscription on the test clock first, so that the advance renews it (a new period, a paid order, events).
   '/__control/clock/advance': async (call, fixtures) => {
     await call('/__control/test-clock/subscriptions', { customer_id: fixtures.customer_id });
@@ -166,7 +168,7 @@ async function writeEverything(started: Started): Promise<Acknowledged[]> {
   const adapter = createReferenceAdapter(target, client);
   const acknowledged: Acknowledged[] = [];
   try {
-    // The control API first, reset at its head: a reset made after the document's writes would wipe them.
+    // The control API first, a data load and a reset at its head: either, made after the document's writes, would wipe them.
     const { posts } = controlRoutes();
     const call = async (url: string, body: unknown = {}) => {
       const response = await fetch(`${started.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -174,7 +176,9 @@ async function writeEverything(started: Started): Promise<Acknowledged[]> {
       expect(response.ok, `POST ${url} answered ${response.status}: ${text}`).toBe(true);
       return JSON.parse(text) as Record<string, unknown>;
     };
-    for (const route of [...posts].sort((a, b) => Number(b === '/__control/reset') - Number(a === '/__control/reset'))) {
+    const first = ['/__control/data', '/__control/reset'];
+    const rank = (route: string) => (first.includes(route) ? first.indexOf(route) : first.length);
+    for (const route of [...posts].sort((a, b) => rank(a) - rank(b))) {
       const recipe = CONTROL_RECIPES[route];
       expect(recipe, `the control route POST ${route} has a recipe in CONTROL_RECIPES`).toBeDefined();
       const { params = {}, body } = await recipe!(call, started.fixtures, receiver.url);

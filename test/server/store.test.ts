@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createStore, markStoreChanged, storeRevision } from '../../server/store.js';
+import { findToken } from '../../server/auth.js';
+import { createOrganization, registerOrganizationToken } from '../../server/control-records.js';
+import { createStore, markStoreChanged, moveStoreContents, storeRevision } from '../../server/store.js';
 
 describe('storeRevision', () => {
   it('grows with every insert, update, delete, clear and notice, and only then', () => {
@@ -17,5 +19,27 @@ describe('storeRevision', () => {
       step();
       expect(storeRevision(store), name).toBeGreaterThan(before);
     }
+  });
+});
+
+describe('moveStoreContents', () => {
+  it('replaces the target\'s records, tokens and id sequence with the source\'s, and leaves the logs empty', () => {
+    const target = createStore({ seed: 3 });
+    const old = createOrganization(target, { name: 'Old' });
+    target.clockOffsetMs = 5000;
+    target.events.push({ id: 'e', type: 'order.paid', timestamp: '2027-01-01T00:00:00.000000Z', data: {} });
+    const source = createStore({ seed: 3 });
+    const acme = createOrganization(source, { name: 'Acme' });
+    if (!old.ok || !acme.ok) throw new Error('not created');
+    registerOrganizationToken(source, acme.value.id, 'polar_oat_moved_token');
+    source.events.push({ id: 'f', type: 'order.created', timestamp: '2027-01-01T00:00:00.000000Z', data: {} });
+    const before = storeRevision(target);
+    moveStoreContents(target, source);
+    expect([...target.organizations.all()].map((o) => o.name)).toEqual(['Acme']);
+    expect(findToken(target, 'polar_oat_moved_token')?.organizationIds).toEqual([acme.value.id]);
+    expect(target.idSequence).toBe(source.idSequence);
+    expect(target.clockOffsetMs).toBe(0);
+    expect([...target.events]).toEqual([]);
+    expect(storeRevision(target)).toBeGreaterThan(before);
   });
 });
