@@ -143,7 +143,8 @@ export function loadData(text: DataText, options: LoadDataOptions = {}): Result<
     return position ? position.line * 1e6 + position.column : 0;
   };
   for (const entry of [...entries].sort((x, y) => at(x) - at(y))) {
-    const { key, id } = entry.record as { key?: string; id?: string };
+    const key = recordKey(entry);
+    const { id } = entry.record as { id?: string };
     if (key !== undefined) {
       const other = byKey.get(`${entry.kind}\u0000${key}`);
       if (other) return fail([problem(entry.path, 'key', `the key ${key} is also the key of ${fieldPath(other.path)}${line(other.path)}: keys are unique among the ${entry.kind.replace('_', ' ')}`)]);
@@ -169,7 +170,7 @@ export function loadData(text: DataText, options: LoadDataOptions = {}): Result<
       for (const [i, ref] of refs.entries()) {
         if (find(kind, ref)) continue;
         const path = Array.isArray(value) ? [...entry.path, field, i] : [...entry.path, field];
-        const known = entries.filter((e) => e.kind === kind).map((e) => (e.record.key as string | undefined) ?? (e.record.id as string | undefined)).filter((k): k is string => k !== undefined);
+        const known = entries.filter((e) => e.kind === kind).map((e) => recordKey(e) ?? (e.record.id as string | undefined)).filter((k): k is string => k !== undefined);
         const near = nearest(ref, known);
         const other = byId.get(ref.toLowerCase());
         const hint = other ? `: it is the id of ${fieldPath(other.path)}, a ${SINGULAR[other.kind]}` : near ? ` (did you mean ${near}?)` : known.length > 0 ? `; the file's ${kind.replace('_', ' ')} are ${known.slice(0, 8).join(', ')}${known.length > 8 ? ', ...' : ''}` : `; the file has no ${kind.replace('_', ' ')} with a key or an id`;
@@ -230,6 +231,11 @@ function collect(file: { organizations: Record<string, unknown>[] }): Entry[] {
   return entries;
 }
 
+/** The file's own name of a record (`key`), by which others name it; a license key's `key` is the key itself, not a name. */
+function recordKey(entry: Entry): string | undefined {
+  return entry.kind === 'license_keys' ? undefined : (entry.record.key as string | undefined);
+}
+
 /** A refusal of a store function: its message and the input field it names. */
 interface Refusal {
   message: string;
@@ -238,7 +244,7 @@ interface Refusal {
 
 /** The fields of a record without the file's own (`key`) and its references (passed resolved). */
 function plain(fields: Record<string, unknown>, ...drop: string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([name]) => name !== 'key' && name !== 'tokens' && !drop.includes(name) && !(DATA_KINDS as readonly string[]).includes(name)));
+  return Object.fromEntries(Object.entries(fields).filter(([name]) => !['key', 'tokens', ...drop].includes(name) && !(DATA_KINDS as readonly string[]).includes(name)));
 }
 
 /** Makes one record with the store's function for its kind. */
@@ -279,7 +285,8 @@ function make(ctx: MachineContext, entry: Entry, fields: Record<string, unknown>
     case 'license_keys': {
       const customerId = ref('customer', 'customers')!;
       if (store.customers.get(customerId)!.organization_id !== organizationId) return fail({ message: `Customer ${customerId} belongs to another organization: a license key is listed under its customer's organization.`, field: 'customer' });
-      return made(grantLicenseKey(ctx, { ...plain(fields, 'customer', 'benefit'), customer_id: customerId, benefit_id: ref('benefit', 'benefits')! } as never));
+      // Its `key` is the license key itself, kept.
+      return made(grantLicenseKey(ctx, { ...plain(fields, 'customer', 'benefit'), ...(fields.key !== undefined ? { key: fields.key } : {}), customer_id: customerId, benefit_id: ref('benefit', 'benefits')! } as never));
     }
     case 'webhook_endpoints': {
       const created = createWebhookEndpoint(store, organizationId, { ...plain(fields), organization_id: organizationId } as never);

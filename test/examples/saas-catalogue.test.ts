@@ -49,6 +49,8 @@ describe('examples/saas-catalogue.yaml', () => {
     expectConforms(server, 'webhooks:list_endpoints', endpoints);
     expect(endpoints.json().items[0]).toMatchObject({ url: 'http://127.0.0.1:3000/webhooks/billing' });
     expectConforms(server, 'customers:get', await get('/v1/customers/5b2f6a0e-3c1d-4e8a-9f10-2a6b7c8d9e31'));
+    // Ada's license key is the one the file gives; Grace's one is made from the benefit's prefix.
+    expect([...server.store.licenseKeys.all()].map((key) => key.key)).toEqual(['ACME-ADA-0001-DEV', expect.stringMatching(/^ACME-[0-9A-F]{8}-/)]);
   });
 
   it('Ada\'s monthly subscription renews three days later, with a paid subscription_cycle order', async () => {

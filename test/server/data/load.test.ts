@@ -55,6 +55,8 @@ describe('loadData', () => {
     expect(findToken(store, 'polar_oat_acme_dev_token')?.organizationIds).toEqual([organization.id]);
     const order = store.orders.get('0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9')!;
     expect(order).toMatchObject({ status: 'paid', billing_reason: 'purchase', created_at: '2027-03-13T12:00:00.000000Z', total_amount: 11880 });
+    // A license key's `key` is the key itself (not a name of the record, as elsewhere).
+    expect([...store.licenseKeys.all()].map((key) => key.key)).toEqual(['ACME-1']);
     const subscription = [...store.subscriptions.all()][0]!;
     // Started 40 days ago on a monthly product: its second period holds now.
     expect(subscription).toMatchObject({ status: 'active', current_period_start: '2027-03-03T12:00:00.000000Z', current_period_end: '2027-04-03T12:00:00.000000Z' });
