@@ -50,12 +50,24 @@ function flatten(headers: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
+/** What a receiver answers a request: a status and, optionally, a body (sent as JSON when it is not a string). */
+export interface ReceiverAnswer {
+  status: number;
+  body?: unknown;
+}
+
+/** Options of {@link startWebhookReceiver}. */
+export interface WebhookReceiverOptions {
+  /** The answer to each request, made once it has arrived (default 204 without a body): an app's endpoint answers something, which the reference keeps per attempt. */
+  answer?: (request: ReceivedRequest) => ReceiverAnswer;
+}
+
 /**
  * Starts a receiver on 127.0.0.1.
  * @param port default 0, a free port
  * @throws the listen error (EADDRINUSE) as Node throws it
  */
-export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(port = 0, options: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
   const received: ReceivedRequest[] = [];
   let waiters: (() => void)[] = [];
   const server = createServer((request, response) => {
@@ -66,8 +78,15 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       size += chunk.length;
     });
     request.on('end', () => {
-      received.push({ method: request.method ?? '', path: request.url ?? '', headers: flatten(request.headers), body: Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8'), receivedAt: Date.now() });
-      response.writeHead(204).end();
+      const arrived: ReceivedRequest = { method: request.method ?? '', path: request.url ?? '', headers: flatten(request.headers), body: Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString('utf8'), receivedAt: Date.now() };
+      received.push(arrived);
+      const answer = options.answer?.(arrived);
+      if (!answer || answer.body === undefined) {
+        response.writeHead(answer?.status ?? 204).end();
+      } else {
+        const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+        response.writeHead(answer.status, { 'content-type': typeof answer.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json' }).end(text);
+      }
       const ready = waiters;
       waiters = [];
       for (const wake of ready) wake();

@@ -25,6 +25,8 @@ import {
   type SubscriptionInput,
 } from './control-records.js';
 import { lifecycleStepsUntil, MAX_LIFECYCLE_STEPS, runLifecycle, setPaymentsFail, startClockSubscription, type ClockSubscriptionInput } from './clock/lifecycle.js';
+import { dashboardOverview, MAX_OVERVIEW_ROWS, type DashboardOverview, type OverviewOptions } from './dashboard/overview.js';
+import { resolveInstant } from './data/instant.js';
 import { describeProblem, readDataSource, readDataText, type DataProblem, type DataText } from './data/read.js';
 import type { DemoData } from './demo-data.js';
 import { notifyStoreChanged, type MachineContext } from './events.js';
@@ -47,7 +49,7 @@ import { serializeWebhookEndpoint } from './resources/webhooks/serializer.js';
 import { fail, ok, type Result } from './result.js';
 import type { EventRecord, ProductRecord } from './records.js';
 import { nowTimestamp, type Store } from './store.js';
-import { pointsAtItself } from './webhooks/dispatcher.js';
+import { pointsAtItself, type WebhookDispatcher } from './webhooks/dispatcher.js';
 import { listDeliveries as listDeliveryLog, type DeliveryFilter, type WebhookDeliveryAttempt } from './webhooks/deliveries.js';
 import { createWebhookEndpoint as registerEndpoint, setWebhookEndpointEnabled as switchEndpoint, type WebhookEndpointInput } from './webhooks/endpoints.js';
 
@@ -57,8 +59,8 @@ export interface ControlEnvironment extends MachineContext {
   demo(): DemoData;
   /** Empties the store and seeds it again (demo data and demo tokens). */
   reseed(): DemoData;
-  /** The server's webhook delivery, when it has one: to wait until deliveries have settled. */
-  webhooks?: { idle(): Promise<void>; pending(): number };
+  /** The server's webhook delivery, when it has one: to wait until deliveries have settled, and to resend one. */
+  webhooks?: Pick<WebhookDispatcher, 'idle' | 'pending'> & Partial<Pick<WebhookDispatcher, 'resend'>>;
   /**
    * Replaces the store with a data file's records at once (a reset to that data: clock offset 0,
    * logs empty, pending deliveries dropped), or changes nothing and gives the file's problems.
@@ -365,6 +367,37 @@ export function listDeliveries(env: ControlEnvironment, filter: DeliveryFilter =
 }
 
 /**
+ * Sends a logged delivery attempt's event to its endpoint once more: one new attempt, numbered
+ * after the last of that event and endpoint, logged like any other (the platform's dashboard has
+ * the same button). It is queued after what the endpoint has pending; settle to wait for it.
+ * @returns the event, the endpoint and the new attempt's number; NOT_FOUND (no such attempt, or its event or endpoint gone) or CONFLICT (the endpoint is disabled, or the server delivers no webhooks)
+ * @see docs/server-behaviour.md (Control API); docs/dashboard.md
+ */
+export function resendDelivery(env: ControlEnvironment, deliveryId: string): Result<{ event_id: string; endpoint_id: string; attempt: number }, ControlError> {
+  if (!env.webhooks?.resend) return fail({ code: 'CONFLICT', message: 'This server delivers no webhooks.' });
+  return env.webhooks.resend(deliveryId);
+}
+
+/**
+ * Moves the clock forward to an instant, or by a duration: `to` an RFC 3339 date-time at or after
+ * now, `by` a signed ISO 8601 duration such as `+P1D` or `+P1M` (calendar months, as billing
+ * periods count them; the sign may be left out). Otherwise as {@link advanceClock}.
+ * @returns the new current time, INVALID (neither or both given, not an instant or a duration) or OUT_OF_RANGE (before now, or beyond what advanceClock allows)
+ * @see server/data/instant.ts (the same syntax as a data file's instants)
+ */
+export function advanceClockTo(env: ControlEnvironment, target: { to?: string; by?: string }): Result<{ now: string }, ControlError> {
+  if ((target.to === undefined) === (target.by === undefined)) return fail({ code: 'INVALID', message: 'Give one of ms, to (an RFC 3339 date-time) or by (an ISO 8601 duration such as P1D or P1M).' });
+  const now = env.store.clock().getTime();
+  const text = target.to ?? (/^[+-]/.test(target.by!) ? target.by! : `+${target.by!}`);
+  if (target.by !== undefined && !/^[+-]?P/.test(target.by)) return fail({ code: 'INVALID', message: `by must be an ISO 8601 duration (P1D, P1M, PT2H), not ${JSON.stringify(target.by)}.` });
+  if (target.to !== undefined && (target.to === 'now' || /^[+-]?P/.test(target.to))) return fail({ code: 'INVALID', message: `to must be an RFC 3339 date-time, not ${JSON.stringify(target.to)}.` });
+  const instant = resolveInstant(text, now);
+  if (!instant.ok) return fail({ code: 'INVALID', message: `${target.to !== undefined ? 'to' : 'by'}: ${instant.error}.` });
+  if (instant.value < now) return fail(outOfRange(target.to !== undefined ? 'to' : 'by', `The clock only moves forward: ${text} is before now (${nowTimestamp(env.store)}).`));
+  return advanceClock(env, instant.value - now);
+}
+
+/**
  * Waits until no webhook delivery is queued, waiting for a retry or in flight, or until `timeoutMs`
  * has passed.
  * @param timeoutMs milliseconds, default 10,000
@@ -394,6 +427,8 @@ export interface ReferenceControl {
   createSeatInvitation(input?: SeatInvitationInput): Result<{ seat: Json; invitation_token: string }, ControlError>;
   mintAuthorizationCode(input?: AuthorizationCodeInput): Result<MintedCode, ControlError>;
   advanceClock(ms: number): Result<{ now: string }, ControlError>;
+  /** {@link advanceClockTo}: to an instant, or by an ISO 8601 duration (`P1M`: a calendar month). */
+  advanceClockTo(target: { to?: string; by?: string }): Result<{ now: string }, ControlError>;
   /** The server's current time (ISO 8601, microseconds), as the test clock has moved it. */
   clockNow(): string;
   createClockSubscription(input: ClockSubscriptionInput): Result<Json, ControlError>;
@@ -409,6 +444,9 @@ export interface ReferenceControl {
   setWebhookEndpointEnabled(id: string, enabled: boolean): Result<Json, ControlError>;
   listDeliveries(filter?: DeliveryFilter): WebhookDeliveryAttempt[];
   settleDeliveries(timeoutMs?: number): Promise<{ pending: number }>;
+  resendDelivery(deliveryId: string): Result<{ event_id: string; endpoint_id: string; attempt: number }, ControlError>;
+  /** What the dashboard shows: the store's records by kind, the newest events and delivery attempts (server/dashboard/overview.ts). */
+  overview(options?: OverviewOptions): DashboardOverview;
 }
 
 /**
@@ -432,6 +470,7 @@ export function createControl(env: ControlEnvironment): ReferenceControl {
     createSeatInvitation: (input) => changed(createSeatInvitation(env, input)),
     mintAuthorizationCode: (input) => changed(mintAuthorizationCode(env, input)),
     advanceClock: (ms) => changed(advanceClock(env, ms)),
+    advanceClockTo: (target) => changed(advanceClockTo(env, target)),
     clockNow: () => nowTimestamp(env.store),
     createClockSubscription: (input) => changed(createClockSubscription(env, input)),
     markPaymentsFail: (id, failPayments) => changed(markPaymentsFail(env, id, failPayments)),
@@ -443,6 +482,8 @@ export function createControl(env: ControlEnvironment): ReferenceControl {
     setWebhookEndpointEnabled: (id, enabled) => changed(setWebhookEndpointEnabled(env, id, enabled)),
     listDeliveries: (filter) => listDeliveries(env, filter),
     settleDeliveries: (timeoutMs) => settleDeliveries(env, timeoutMs),
+    resendDelivery: (id) => resendDelivery(env, id),
+    overview: (options) => dashboardOverview(env, options),
   };
 }
 
@@ -525,7 +566,11 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
     if (loaded.ok) return send(reply, { status: 200, body: loaded.value });
     return send(reply, validationReply(loaded.error.problems.map((problem) => ({ loc: ['body', ...fieldSteps(problem.field)], msg: describeProblem(problem), type: 'value_error' }))));
   });
-  route('/__control/clock/advance', { ms: 'number' }, (body) => answer(control.advanceClock(body.ms as number)));
+  route('/__control/clock/advance', { ms: 'number', to: 'string', by: 'string' }, (body) => {
+    if (body.ms !== undefined && (body.to !== undefined || body.by !== undefined)) return answer(fail({ code: 'INVALID', message: 'Give one of ms, to or by.' }));
+    if (body.ms === undefined) return answer(control.advanceClockTo(body as { to?: string; by?: string }));
+    return answer(control.advanceClock(body.ms as number));
+  });
   route(
     '/__control/test-clock/subscriptions',
     { customer_id: 'string', product_id: 'string', trial_days: 'number', cancel_at_period_end: 'boolean', fail_payments: 'boolean', seats: 'number' },
@@ -596,6 +641,15 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
       if (typeof value === 'string') filter[name] = value;
     }
     return send(reply, { status: 200, body: { items: control.listDeliveries(filter) } });
+  });
+  route('/__control/webhook-deliveries/:id/resend', {}, (_body, params) => answer(control.resendDelivery(params.id!), 202));
+  app.get('/__control/overview', async (request, reply) => {
+    const { limit } = request.query as Record<string, unknown>;
+    const count = typeof limit === 'string' ? Number(limit) : undefined;
+    if (count !== undefined && (!Number.isInteger(count) || count < 1 || count > MAX_OVERVIEW_ROWS)) {
+      return send(reply, validationReply([{ loc: ['query', 'limit'], msg: `limit must be an integer from 1 to ${MAX_OVERVIEW_ROWS}.`, type: 'value_error' }]));
+    }
+    return send(reply, { status: 200, body: control.overview(count === undefined ? {} : { limit: count }) });
   });
   app.post('/__control/webhook-deliveries/settle', async (request, reply) => {
     const body = jsonObject(request.body, { timeout_ms: 'number' });

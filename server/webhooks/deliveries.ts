@@ -12,12 +12,16 @@ import type { Store } from '../store.js';
  * endpoint answered, `error` why there was no 2xx answer (`HTTP 500`, `timeout after 10000 ms`,
  * a connection error code, or why it was not sent), `created_at` and `delivered_at` when the
  * attempt started and ended (stored timestamp format, the server's clock), `duration_ms` its
- * wall-clock length in milliseconds.
+ * wall-clock length in milliseconds (the latency: from sending to the end of the endpoint's
+ * answer), `response_body` the endpoint's answer (its first 2,048 bytes as text, `…` after them
+ * when it was longer; null when it answered nothing or was not reached).
  */
 export interface WebhookDeliveryAttempt extends WebhookDeliveryRecord {
   status: 'succeeded' | 'failed';
   event_type: string;
   url: string;
+  /** Absent from attempts logged before the answer was kept (a state file of an earlier version). */
+  response_body?: string | null;
   error: string | null;
   duration_ms: number;
   delivered_at: string;

@@ -15,6 +15,7 @@ import type { Agent } from 'undici';
 import { eventOrganization, notifyStoreChanged, onEventAppended, type MachineContext } from '../events.js';
 import type { EventRecord } from '../records.js';
 import { renderTimestamp } from '../render.js';
+import { fail, ok, type Result } from '../result.js';
 import { nowTimestamp } from '../store.js';
 import type { WebhookDeliveryAttempt } from './deliveries.js';
 import { signDelivery } from './signature.js';
@@ -76,6 +77,13 @@ export interface WebhookDispatcher {
   pending(): number;
   /** Drops every queued, waiting and in-flight delivery without logging it (the control API's reset). */
   reset(): void;
+  /**
+   * Sends a logged attempt's event to its endpoint once more, as one new attempt numbered after the
+   * last of that event and endpoint (no retry of its own), after what the endpoint has queued.
+   * @returns the attempt number it will have; NOT_FOUND (no such attempt, or its event or endpoint
+   *   is gone from the store) or CONFLICT (the endpoint is disabled, or delivery is off)
+   */
+  resend(deliveryId: string): Result<{ event_id: string; endpoint_id: string; attempt: number }, { code: 'NOT_FOUND' | 'CONFLICT'; message: string }>;
   /** Stops for good: drops what is pending, aborts what is in flight, closes the connections. */
   close(): Promise<void>;
 }
@@ -89,6 +97,29 @@ export function isLoopbackUrl(url: URL): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+/**
+ * The first {@link KEPT_ANSWER_BYTES} bytes of an endpoint's answer as text (an ellipsis when there
+ * was more); at most 64 KiB are read, so that an endpoint answering without end holds nothing.
+ * @returns the text, or null for an empty answer or one that could not be read
+ */
+async function keptAnswer(body: AsyncIterable<Buffer | Uint8Array>): Promise<string | null> {
+  const kept: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      if (size < KEPT_ANSWER_BYTES) kept.push(Buffer.from(chunk));
+      size += chunk.length;
+      // Leaving the loop destroys the rest of the body, as the dump with a limit did.
+      if (size >= 64 * 1024) break;
+    }
+  } catch {
+    // A body cut short: what arrived is the answer.
+  }
+  if (size === 0) return null;
+  const text = new TextDecoder().decode(Buffer.concat(kept).subarray(0, KEPT_ANSWER_BYTES));
+  return size > KEPT_ANSWER_BYTES ? `${text}…` : text;
+}
+
 /** The JSON body of a delivery: the spec's Event envelope, timestamps as the API version shows them. */
 export function deliveryBody(ctx: MachineContext, event: EventRecord): string {
   return JSON.stringify({ type: event.type, timestamp: renderTimestamp(ctx, event.timestamp), data: event.data });
@@ -100,16 +131,28 @@ function attemptId(eventId: string, endpointId: string, attempt: number): string
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** An event queued for an endpoint, with the numbers of its first and last attempts (a resend is one attempt after the earlier ones). */
+interface Queued {
+  event: EventRecord;
+  first: number;
+  last: number;
+}
+
 /** One endpoint's queue: events in the order they happened; `cancelled` once a reset or close dropped it. */
 interface Lane {
   endpointId: string;
-  events: EventRecord[];
+  events: Queued[];
   cancelled: boolean;
 }
+
+/** Bytes of an endpoint's answer kept in the delivery log (the rest is read, up to 64 KiB, and dropped). */
+export const KEPT_ANSWER_BYTES = 2048;
 
 /** What one attempt came to. */
 interface Outcome {
   responseStatus: number | null;
+  /** The endpoint's answer, its first {@link KEPT_ANSWER_BYTES} bytes as UTF-8 text, or null when there was none. */
+  responseBody?: string | null;
   error: string | null;
   /** Whether another attempt may succeed (false for a URL that will never be sent to). */
   retriable: boolean;
@@ -159,6 +202,7 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
       url,
       status: outcome.responseStatus !== null && outcome.responseStatus >= 200 && outcome.responseStatus < 300 ? 'succeeded' : 'failed',
       response_status: outcome.responseStatus,
+      response_body: outcome.responseBody ?? null,
       error: outcome.error,
       duration_ms: Math.round(durationMs * 1000) / 1000,
       created_at: startedAt,
@@ -182,9 +226,9 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
     try {
       const { agent, request } = await clientOf();
       const answer = await request(url, { method: 'POST', headers, body, dispatcher: agent, signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
-      await answer.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      const responseBody = await keptAnswer(answer.body);
       const ok = answer.statusCode >= 200 && answer.statusCode < 300;
-      return { responseStatus: answer.statusCode, error: ok ? null : `HTTP ${answer.statusCode}`, retriable: !ok };
+      return { responseStatus: answer.statusCode, responseBody, error: ok ? null : `HTTP ${answer.statusCode}`, retriable: !ok };
     } catch (error) {
       const err = error as Error & { code?: string };
       const timedOut = err.name === 'TimeoutError' || /TIMEOUT/i.test(err.code ?? '');
@@ -193,8 +237,8 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
   };
 
   /** Delivers one event to the lane's endpoint, retrying with backoff, until a 2xx, the last attempt, or a cancel. */
-  const deliver = async (lane: Lane, event: EventRecord) => {
-    for (let attempt = 1; attempt <= maxAttempts && !lane.cancelled; attempt++) {
+  const deliver = async (lane: Lane, { event, first, last }: Queued) => {
+    for (let attempt = first; attempt <= last && !lane.cancelled; attempt++) {
       const endpoint = store.webhookEndpoints.get(lane.endpointId);
       // An endpoint disabled after the event stops receiving it (unless the fault delivers to disabled ones).
       if (!endpoint || (!endpoint.enabled && !faults.has('webhook_disabled_delivered'))) return;
@@ -220,9 +264,9 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
       const started = performance.now();
       const outcome = await send(target, endpoint.secret, event, stop.signal);
       const entry = log(lane, event, attempt, endpoint.url, startedAt, performance.now() - started, outcome);
-      if (!entry || entry.status === 'succeeded' || !outcome.retriable || attempt === maxAttempts) return;
+      if (!entry || entry.status === 'succeeded' || !outcome.retriable || attempt === last) return;
       try {
-        await sleep(retryDelayMs * 2 ** (attempt - 1), undefined, { signal: stop.signal });
+        await sleep(retryDelayMs * 2 ** (attempt - first), undefined, { signal: stop.signal });
       } catch {
         return;
       }
@@ -253,6 +297,33 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
     running.add(run);
   };
 
+  const enqueue = (endpointId: string, queued: Queued) => {
+    const lane = lanes.get(endpointId);
+    if (lane) {
+      lane.events.push(queued);
+    } else {
+      const created: Lane = { endpointId, events: [queued], cancelled: false };
+      lanes.set(endpointId, created);
+      start(created);
+    }
+  };
+
+  const resend: WebhookDispatcher['resend'] = (deliveryId) => {
+    const logged = (store.deliveries as unknown as WebhookDeliveryAttempt[]).find((attempt) => attempt.id === deliveryId.toLowerCase());
+    if (!logged) return fail({ code: 'NOT_FOUND', message: `Webhook delivery ${deliveryId} not found.` });
+    const event = store.events.find((candidate) => candidate.id === logged.event_id);
+    if (!event) return fail({ code: 'NOT_FOUND', message: `Event ${logged.event_id} is no longer in the event log (a reset, or older than its newest ${store.events.capacity} events).` });
+    const endpoint = store.webhookEndpoints.get(logged.endpoint_id);
+    if (!endpoint) return fail({ code: 'NOT_FOUND', message: `Webhook endpoint ${logged.endpoint_id} not found.` });
+    if (closed || !enabled) return fail({ code: 'CONFLICT', message: 'Webhook delivery is off on this server.' });
+    if (!endpoint.enabled && !faults.has('webhook_disabled_delivered')) return fail({ code: 'CONFLICT', message: `Webhook endpoint ${endpoint.id} is disabled.` });
+    const queued = [...(lanes.get(endpoint.id)?.events ?? [])].filter((item) => item.event.id === event.id).map((item) => item.last);
+    const logs = (store.deliveries as unknown as WebhookDeliveryAttempt[]).filter((attempt) => attempt.event_id === event.id && attempt.endpoint_id === endpoint.id).map((attempt) => attempt.attempt);
+    const attempt = Math.max(0, ...logs, ...queued) + 1;
+    enqueue(endpoint.id, { event, first: attempt, last: attempt });
+    return ok({ event_id: event.id, endpoint_id: endpoint.id, attempt });
+  };
+
   const unsubscribe = onEventAppended(store, (event) => {
     if (closed || !enabled) return;
     const organizationId = eventOrganization(store, event);
@@ -260,14 +331,7 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
     for (const endpoint of store.webhookEndpoints.inOrganization(organizationId)) {
       if (!endpoint.events.includes(event.type)) continue;
       if (!endpoint.enabled && !faults.has('webhook_disabled_delivered')) continue;
-      const lane = lanes.get(endpoint.id);
-      if (lane) {
-        lane.events.push(event);
-      } else {
-        const created: Lane = { endpointId: endpoint.id, events: [event], cancelled: false };
-        lanes.set(endpoint.id, created);
-        start(created);
-      }
+      enqueue(endpoint.id, { event, first: 1, last: maxAttempts });
     }
   });
 
@@ -282,6 +346,7 @@ export function createWebhookDispatcher(ctx: MachineContext, options: WebhookDel
     idle: () => (running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
     pending,
     reset: cancelAll,
+    resend,
     async close() {
       if (closed) return;
       closed = true;

@@ -20,6 +20,22 @@ describe('startWebhookReceiver', () => {
     }
   });
 
+  test('answers what its answer option makes of each request: JSON, text, or a status alone', async () => {
+    const receiver = await startWebhookReceiver(0, {
+      answer: (request) => (request.path === '/hooks/json' ? { status: 200, body: { received: JSON.parse(request.body).type } } : request.path === '/hooks/text' ? { status: 500, body: 'boom' } : { status: 202 }),
+    });
+    try {
+      const json = await fetch(receiver.urlFor('json'), { method: 'POST', body: '{"type":"order.paid"}' });
+      expect([json.status, json.headers.get('content-type'), await json.json()]).toEqual([200, 'application/json', { received: 'order.paid' }]);
+      const text = await fetch(receiver.urlFor('text'), { method: 'POST', body: '{}' });
+      expect([text.status, await text.text()]).toEqual([500, 'boom']);
+      const bare = await fetch(receiver.urlFor('bare'), { method: 'POST', body: '{}' });
+      expect([bare.status, await bare.text()]).toEqual([202, '']);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   test('waitFor gives up after its timeout', async () => {
     const receiver = await startWebhookReceiver();
     try {

@@ -270,6 +270,10 @@ describe('control API over HTTP', () => {
     ['a subscription without a status', '/__control/subscriptions', { customer_id: '00000000-0000-4000-8000-000000000000' }, 400],
     ['a license key without a customer', '/__control/license-keys', {}, 400],
     ['a customer whose external id is a number', '/__control/customers', { external_id: 5 }, 400],
+    ['a clock advance by words', '/__control/clock/advance', { by: 'a month' }, 400],
+    ['a clock advance to a duration', '/__control/clock/advance', { to: 'P1D' }, 400],
+    ['a clock advance by both ms and a duration', '/__control/clock/advance', { ms: 5, by: 'P1D' }, 400],
+    ['a resend of an unknown delivery', '/__control/webhook-deliveries/00000000-0000-4000-8000-000000000000/resend', {}, 404],
   ])('answers %s with %i and an error body', async (_name, url, body, status) => {
     const response = await post(url, body);
     expect(response.statusCode).toBe(status);
@@ -279,6 +283,8 @@ describe('control API over HTTP', () => {
   it.each<[string, string, Record<string, unknown>, string]>([
     ['a clock advance of 9e15 ms', '/__control/clock/advance', { ms: 9e15 }, 'ms'],
     ['a negative clock advance', '/__control/clock/advance', { ms: -5 }, 'ms'],
+    ['a clock advance to an instant before now', '/__control/clock/advance', { to: '2026-05-01T00:00:00Z' }, 'to'],
+    ['a clock advance by a negative duration', '/__control/clock/advance', { by: '-P1D' }, 'by'],
     ['a seat invitation expiring in 9e15 s', '/__control/seat-invitations', { expires_in_seconds: 9e15 }, 'expires_in_seconds'],
     ['a seat invitation expiring in 3.2e9 s (101 years)', '/__control/seat-invitations', { expires_in_seconds: 3.2e9 }, 'expires_in_seconds'],
     ['an authorization code expiring in 9e15 s', '/__control/authorization-codes', { expires_in_seconds: 9e15 }, 'expires_in_seconds'],
@@ -288,6 +294,39 @@ describe('control API over HTTP', () => {
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({ detail: [{ loc: ['body', field], msg: expect.any(String), type: 'value_error' }] });
     expect((await post('/__control/orders', {})).statusCode).toBe(201);
+  });
+});
+
+describe('the clock advanced to an instant or by a duration', () => {
+  it.each<[string, Record<string, string>, string]>([
+    ['by a day', { by: 'P1D' }, '2026-06-02T12:00:00.000000Z'],
+    ['by a calendar month', { by: '+P1M' }, '2026-07-01T12:00:00.000000Z'],
+    ['by hours and minutes', { by: 'PT1H30M' }, '2026-06-01T13:30:00.000000Z'],
+    ['to an instant with an offset', { to: '2026-06-10T09:00:00+02:00' }, '2026-06-10T07:00:00.000000Z'],
+  ])('%s', async (_name, body, now) => {
+    const response = await post('/__control/clock/advance', body);
+    expect([response.statusCode, response.json()]).toEqual([200, { now }]);
+  });
+
+  it('renews what falls due, as an advance in ms does', () => {
+    const started = server.control.createClockSubscription({ customer_id: server.fixtures.customer_id! });
+    if (!started.ok) throw new Error(started.error.message);
+    expect(server.control.advanceClockTo({ by: 'P1M' })).toEqual({ ok: true, value: { now: '2026-07-01T12:00:00.000000Z' } });
+    expect(server.store.subscriptions.get(started.value.id as string)).toMatchObject({ current_period_start: '2026-07-01T12:00:00.000000Z' });
+  });
+});
+
+describe('GET /__control/overview', () => {
+  it('gives the records by kind, newest first, with the newest events and delivery attempts', async () => {
+    server.control.createCustomer({ email: 'newest@example.com' });
+    const response = await server.app.inject({ method: 'GET', url: '/__control/overview?limit=5' });
+    expect(response.statusCode).toBe(200);
+    const overview = response.json();
+    expect(overview.customers).toHaveLength(5);
+    expect(overview.customers[0]).toMatchObject({ email: 'newest@example.com' });
+    expect(overview.counts.customers).toBe(server.store.customers.size);
+    expect(overview.events).toEqual([]);
+    expect((await server.app.inject({ method: 'GET', url: '/__control/overview?limit=0' })).statusCode).toBe(422);
   });
 });
 

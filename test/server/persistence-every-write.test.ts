@@ -92,7 +92,12 @@ function controlRoutes(): { posts: string[]; gets: string[] } {
 }
 
 /** How a control route is called: its path parameters and body, made on the target (setup calls go through the control API too). */
-type ControlRecipe = (call: (url: string, body?: unknown) => Promise<Record<string, unknown>>, fixtures: Record<string, string>, receiver: string) => Promise<{ params?: Record<string, string>; body: unknown }>;
+type ControlRecipe = (
+  call: (url: string, body?: unknown) => Promise<Record<string, unknown>>,
+  fixtures: Record<string, string>,
+  receiver: string,
+  read: (url: string) => Promise<Record<string, unknown>>,
+) => Promise<{ params?: Record<string, string>; body: unknown }>;
 
 const CONTROL_RECIPES: Readonly<Record<string, ControlRecipe>> = {
   '/__control/reset': async () => ({ body: {} }),
@@ -122,6 +127,14 @@ const CONTROL_RECIPES: Readonly<Record<string, ControlRecipe>> = {
   '/__control/webhook-endpoints': async (_call, _fixtures, receiver) => ({ body: { url: `${receiver}/kept`, events: ['order.created', 'order.updated', 'order.paid', 'order.refunded'] } }),
   '/__control/webhook-endpoints/:id/enabled': async (call, _fixtures, receiver) => ({ params: { id: String((await call('/__control/webhook-endpoints', { url: `${receiver}/off`, events: ['order.paid'] })).id) }, body: { enabled: false } }),
   '/__control/webhook-deliveries/settle': async () => ({ body: { timeout_ms: 0 } }),
+  // An attempt of an order's event to this test's receiver, sent once more.
+  '/__control/webhook-deliveries/:id/resend': async (call, _fixtures, receiver, read) => {
+    await call('/__control/webhook-endpoints', { url: `${receiver}/resent`, events: ['order.created'] });
+    await call('/__control/orders', {});
+    await call('/__control/webhook-deliveries/settle', { timeout_ms: 10_000 });
+    const { items } = (await read('/__control/webhook-deliveries?event_type=order.created')) as { items: { id: string; status: string }[] };
+    return { params: { id: items.find((attempt) => attempt.status === 'succeeded')!.id }, body: {} };
+  },
 };
 
 /** A read-back's answer, comparable across a restart: presigned URLs (signed with the time they were made) lose their query. */
@@ -181,7 +194,8 @@ async function writeEverything(started: Started): Promise<Acknowledged[]> {
     for (const route of [...posts].sort((a, b) => rank(a) - rank(b))) {
       const recipe = CONTROL_RECIPES[route];
       expect(recipe, `the control route POST ${route} has a recipe in CONTROL_RECIPES`).toBeDefined();
-      const { params = {}, body } = await recipe!(call, started.fixtures, receiver.url);
+      const read = async (url: string) => (await (await fetch(`${started.url}${url}`)).json()) as Record<string, unknown>;
+      const { params = {}, body } = await recipe!(call, started.fixtures, receiver.url, read);
       await call(route.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(params[name]!)), body);
       acknowledged.push({ what: `POST ${route}` });
     }
@@ -261,7 +275,7 @@ describe('every acknowledged write survives a restart', () => {
   it('knows every route of the control API: a POST has a recipe, and the GET routes are reads', () => {
     expect(posts.filter((route) => !CONTROL_RECIPES[route])).toEqual([]);
     expect(Object.keys(CONTROL_RECIPES).filter((route) => !posts.includes(route))).toEqual([]);
-    expect(gets.sort()).toEqual(['/__control/clock', '/__control/events', '/__control/webhook-deliveries']);
+    expect(gets.sort()).toEqual(['/__control/clock', '/__control/events', '/__control/overview', '/__control/webhook-deliveries']);
   });
 
   it.each(['SIGKILL', 'SIGTERM'] as const)('after %s: every write of the document and of the control API reads back the same, and the whole store is the same', async (signal) => {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { validateEvent } from 'polar-sdk-0/webhooks.js';
-import { deliveryBody, isLoopbackUrl } from '../../../server/webhooks/dispatcher.js';
+import { startWebhookReceiver as startCoreReceiver } from '../../../core/webhook-receiver.js';
+import { deliveryBody, isLoopbackUrl, KEPT_ANSWER_BYTES } from '../../../server/webhooks/dispatcher.js';
 import { expectSchema, testServer, type TestServer } from '../support.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../webhook-receiver.js';
 
@@ -96,6 +97,46 @@ describe('webhook delivery', () => {
     expect(new Set(log.map((d) => d.id)).size).toBe(3);
     // Every attempt carries the same webhook-id, so that a receiver can de-duplicate.
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('keeps each attempt\'s answer: its status and the first 2,048 bytes of its body', async () => {
+    receiver = await startWebhookReceiver([500]);
+    const endpoint = subscribe(['order.created']);
+    server.control.createOrder({ checkout: false });
+    await settled();
+    expect(server.control.listDeliveries({ endpoint_id: endpoint.id }).map((d) => [d.response_status, d.response_body])).toEqual([[500, 'no'], [200, 'ok']]);
+    const long = await startCoreReceiver(0, { answer: () => ({ status: 200, body: 'x'.repeat(5000) }) });
+    try {
+      const chatty = subscribe(['order.created'], { url: long.urlFor('chatty') });
+      server.control.createOrder({ checkout: false });
+      await settled();
+      const [attempt] = server.control.listDeliveries({ endpoint_id: chatty.id });
+      expect(attempt!.response_body).toBe(`${'x'.repeat(KEPT_ANSWER_BYTES)}…`);
+    } finally {
+      await long.close();
+    }
+  });
+
+  it('resends a logged attempt as one more attempt, numbered after the last, with no retry of its own', async () => {
+    receiver = await startWebhookReceiver();
+    const endpoint = subscribe(['order.created']);
+    server.control.createOrder({ checkout: false });
+    await settled();
+    const [first] = server.control.listDeliveries({ endpoint_id: endpoint.id });
+    expect(server.control.resendDelivery(first!.id)).toEqual({ ok: true, value: { event_id: first!.event_id, endpoint_id: endpoint.id, attempt: 2 } });
+    receiver.answers.push(500);
+    await settled();
+    // Over HTTP: 202, the attempt it will be; a failed resend is not retried.
+    const resent = await server.app.inject({ method: 'POST', url: `/__control/webhook-deliveries/${first!.id}/resend` });
+    expect([resent.statusCode, resent.json()]).toEqual([202, { event_id: first!.event_id, endpoint_id: endpoint.id, attempt: 3 }]);
+    await settled();
+    // The resent attempt 2 met a 500 and was not retried; attempt 3 is the second resend.
+    expect(server.control.listDeliveries({ endpoint_id: endpoint.id }).map((d) => [d.attempt, d.response_status])).toEqual([[1, 200], [2, 500], [3, 200]]);
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([first!.event_id, first!.event_id, first!.event_id]);
+    server.control.setWebhookEndpointEnabled(endpoint.id, false);
+    expect(server.control.resendDelivery(first!.id)).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(server.control.resendDelivery('00000000-0000-4000-8000-000000000000')).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect((await server.app.inject({ method: 'POST', url: '/__control/webhook-deliveries/00000000-0000-4000-8000-000000000000/resend' })).statusCode).toBe(404);
   });
 
   it('gives up after the last attempt, and a later event still goes out', async () => {
