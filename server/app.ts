@@ -16,6 +16,7 @@ import { compileBodyParser, FORM_MEDIA_TYPE, InvalidJsonBody, parseFormBody, TEX
 import { createControl, registerControlRoutes, type ReferenceControl } from './control.js';
 import { asBytes, encode, preferredCoding, type ContentCoding } from './content-coding.js';
 import { readDemoCache, recallDemo, rememberDemo, writeDemoCache } from './demo-cache.js';
+import { registerDashboardRoutes } from './dashboard/routes.js';
 import { seedDemoData, type DemoData, type DemoDataVariant } from './demo-data.js';
 import { notifyStoreChanged } from './events.js';
 import { resolveFaults, type FaultId, type FaultSet } from './faults.js';
@@ -627,7 +628,10 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<Reference
     app.get(`/__${kind}s/:file`, async (request, reply) => send(reply, serveOrderDocument(machine, kind, (request.params as { file: string }).file, request.query as Record<string, unknown>)));
   }
   app.get('/.well-known/jwks.json', async (_request, reply) => send(reply, { status: 200, body: { keys: [keys.idToken.publicJwk] } }));
-  if (options.control !== false) registerControlRoutes(app, control);
+  if (options.control !== false) {
+    registerControlRoutes(app, control);
+    registerDashboardRoutes(app, store);
+  }
 
   const allowedMethods = methodsByPath(spec);
   app.setNotFoundHandler((request, reply) => {
