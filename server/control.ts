@@ -535,7 +535,11 @@ function jsonObject(body: unknown, fields: FieldTypes): Result<Record<string, un
  * that event, the items then being the log from its start), `POST /__control/webhook-endpoints {url, events,
  * organization_id?, enabled?, secret?, name?}` (201), `POST /__control/webhook-endpoints/:id/enabled
  * {enabled}`, `GET /__control/webhook-deliveries?endpoint_id=&event_type=&event_id=` and
- * `POST /__control/webhook-deliveries/settle {timeout_ms?}`. Errors are `{error, detail}` with
+ * `POST /__control/webhook-deliveries/settle {timeout_ms?}`, `POST /__control/webhook-deliveries/:id/resend`
+ * (202), `POST /__control/data` (a data file as the body, YAML or JSON: docs/data-file.md; its
+ * problems a 400 for a syntax error, else a 422 with one entry per problem) and
+ * `GET /__control/overview?limit=` (the dashboard's view, server/dashboard/overview.ts); the clock
+ * advance also takes `{by}` (an ISO 8601 duration) or `{to}` (an instant). Errors are `{error, detail}` with
  * 400, 404 or 409; a value out of range (clock advance, expiry seconds, settle timeout, events
  * limit, a webhook URL pointing at this server) is a 422 `{detail: [{loc, msg, type}]}`.
  */
