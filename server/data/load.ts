@@ -10,7 +10,7 @@
  */
 import { nearest } from '../../core/suggest.js';
 import type { DemoTokenName } from '../auth.js';
-import { placeSubscription } from '../clock/lifecycle.js';
+import { placeSubscription, type SubscriptionPlacement } from '../clock/lifecycle.js';
 import {
   createBenefit,
   createCustomer,
@@ -20,13 +20,20 @@ import {
   grantLicenseKey,
   recordOrder,
   registerOrganizationToken,
+  type BenefitInput,
+  type CustomerInput,
+  type LicenseKeyInput,
+  type OrderInput,
+  type OrganizationInput,
+  type PriceInput,
+  type ProductInput,
 } from '../control-records.js';
 import type { DemoData } from '../demo-data.js';
 import type { MachineContext } from '../events.js';
 import { resolveFaults } from '../faults.js';
 import { fail, ok, type Result } from '../result.js';
 import { createStore, type Store } from '../store.js';
-import { createWebhookEndpoint } from '../webhooks/endpoints.js';
+import { createWebhookEndpoint, type WebhookEndpointInput } from '../webhooks/endpoints.js';
 import { issueDataRoleTokens } from './identity.js';
 import { instantTimestamp } from './instant.js';
 import { fieldPath, schemaProblems, type DataPath, type DataProblem, type DataText } from './read.js';
@@ -254,20 +261,20 @@ function make(ctx: MachineContext, entry: Entry, fields: Record<string, unknown>
   const ref = (field: string, kind: DataKind) => (typeof fields[field] === 'string' ? idOf(kind, fields[field]) : undefined);
   switch (entry.kind) {
     case 'organizations':
-      return made(createOrganization(store, plain(fields) as never));
+      return made(createOrganization(store, plain(fields) as unknown as OrganizationInput));
     case 'benefits':
-      return made(createBenefit(store, organizationId, plain(fields) as never));
+      return made(createBenefit(store, organizationId, plain(fields) as unknown as BenefitInput));
     case 'products':
-      return made(createProduct(ctx, organizationId, { ...plain(fields, 'benefits'), benefit_ids: ((fields.benefits ?? []) as string[]).map((benefit) => idOf('benefits', benefit)) } as never));
+      return made(createProduct(ctx, organizationId, { ...plain(fields, 'benefits'), benefit_ids: ((fields.benefits ?? []) as string[]).map((benefit) => idOf('benefits', benefit)) } as ProductInput));
     case 'prices':
-      return made(createPrice(store, organizationId, ref('product', 'products')!, plain(fields, 'product') as never));
+      return made(createPrice(store, organizationId, ref('product', 'products')!, plain(fields, 'product') as unknown as PriceInput));
     case 'customers':
-      return made(createCustomer(ctx, organizationId, plain(fields) as never));
+      return made(createCustomer(ctx, organizationId, plain(fields) as CustomerInput));
     case 'subscriptions': {
       const customerId = ref('customer', 'customers')!;
       const customer = store.customers.get(customerId)!;
       if (customer.organization_id !== organizationId) return fail({ message: `Customer ${customerId} belongs to another organization (${customer.organization_id}): a subscription is listed under its customer's organization.`, field: 'customer' });
-      return made(placeSubscription(ctx, { ...plain(fields, 'customer', 'product'), customer_id: customerId, product_id: ref('product', 'products')! } as never));
+      return made(placeSubscription(ctx, { ...plain(fields, 'customer', 'product'), customer_id: customerId, product_id: ref('product', 'products')! } as SubscriptionPlacement));
     }
     case 'orders': {
       const customerId = ref('customer', 'customers')!;
@@ -280,16 +287,16 @@ function make(ctx: MachineContext, entry: Entry, fields: Record<string, unknown>
         ...(subscriptionId !== undefined ? { subscription_id: subscriptionId } : {}),
         status: (fields.status as 'paid' | 'pending' | undefined) ?? 'paid',
         tax_basis_points: DATA_ORDER_TAX_BASIS_POINTS,
-      } as never));
+      } as OrderInput));
     }
     case 'license_keys': {
       const customerId = ref('customer', 'customers')!;
       if (store.customers.get(customerId)!.organization_id !== organizationId) return fail({ message: `Customer ${customerId} belongs to another organization: a license key is listed under its customer's organization.`, field: 'customer' });
       // Its `key` is the license key itself, kept.
-      return made(grantLicenseKey(ctx, { ...plain(fields, 'customer', 'benefit'), ...(fields.key !== undefined ? { key: fields.key } : {}), customer_id: customerId, benefit_id: ref('benefit', 'benefits')! } as never));
+      return made(grantLicenseKey(ctx, { ...plain(fields, 'customer', 'benefit'), ...(fields.key !== undefined ? { key: fields.key } : {}), customer_id: customerId, benefit_id: ref('benefit', 'benefits')! } as LicenseKeyInput));
     }
     case 'webhook_endpoints': {
-      const created = createWebhookEndpoint(store, organizationId, { ...plain(fields), organization_id: organizationId } as never);
+      const created = createWebhookEndpoint(store, organizationId, { ...plain(fields), organization_id: organizationId } as unknown as WebhookEndpointInput);
       if (created.ok) return ok(created.value.id);
       // The endpoint functions name their field as the first word of the message (`url must be ...`).
       const field = /^(url|events|enabled|secret|name) /.exec(created.error.message)?.[1] ?? (/already has the id/.test(created.error.message) ? 'id' : undefined);
