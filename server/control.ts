@@ -560,11 +560,13 @@ export function registerControlRoutes(app: FastifyInstance, control: ReferenceCo
     }
   });
   app.post('/__control/data', async (request, reply) => {
-    if (!(request.body instanceof TextBody) || request.body.text.trim() === '') {
+    // text/plain is read by Fastify's own parser, as a string.
+    const text = request.body instanceof TextBody ? request.body.text : typeof request.body === 'string' ? request.body : '';
+    if (text.trim() === '') {
       return send(reply, errorReply(400, 'The body must be a data file, YAML or JSON (spec/data.schema.json), sent as it is: curl --data-binary @catalogue.yaml -H "content-type: application/yaml".'));
     }
     const name = (request.query as Record<string, unknown>).name;
-    const read = readDataText(typeof name === 'string' && name !== '' ? name : 'request body', request.body.text);
+    const read = readDataText(typeof name === 'string' && name !== '' ? name : 'request body', text);
     if (!read.ok) return send(reply, errorReply(400, describeProblem(read.error)));
     const loaded = control.loadData(read.value);
     if (loaded.ok) return send(reply, { status: 200, body: loaded.value });

@@ -146,6 +146,9 @@ function pointerPath(pointer: string): (string | number)[] {
     .map((step) => (/^\d+$/.test(step) ? Number(step) : step));
 }
 
+/** JSON Schema types as a sentence names them. */
+const TYPE_NAMES: Record<string, string> = { object: 'an object', array: 'a list', string: 'a string', integer: 'an integer', number: 'a number', boolean: 'true or false', null: 'null' };
+
 /** One schema error as a problem (field, message, where). */
 function schemaProblem(text: DataText, error: ErrorObject): DataProblem & { offset: number } {
   const path = pointerPath(error.instancePath);
@@ -173,7 +176,7 @@ function schemaProblem(text: DataText, error: ErrorObject): DataProblem & { offs
       message = `must be one of ${(parent?.enum ?? []).map((v) => (v === null ? 'null' : String(v))).join(', ')}, not ${shown(error.data)}`;
       break;
     case 'type':
-      message = `must be ${String(params.type).replace(/,/g, ' or ')}, not ${shown(error.data)}`;
+      message = `must be ${String(params.type).split(',').map((type) => TYPE_NAMES[type] ?? type).join(' or ')}, not ${shown(error.data)}`;
       break;
     case 'pattern':
       message = `${shown(error.data)} is not ${parent?.title ?? `of the form ${String(params.pattern)}`}`;

@@ -95,6 +95,9 @@ describe('POST /__control/data and control.loadData', () => {
     const empty = await server.app.inject({ method: 'POST', url: '/__control/data' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json()).toMatchObject({ error: 'BadRequest', detail: expect.stringContaining('The body must be a data file') });
+    const notAnObject = await server.app.inject({ method: 'POST', url: '/__control/data', headers: { 'content-type': 'text/plain' }, payload: '- a list' });
+    expect(notAnObject.statusCode).toBe(422);
+    expect(notAnObject.json().detail[0].msg).toBe('request body:1:1: (top level): must be an object, not ["a list"]');
     const json = await server.app.inject({ method: 'POST', url: '/__control/data', headers: { 'content-type': 'application/json' }, payload: '{"organizations": [' });
     expect(json.statusCode).toBe(400);
     expect(json.json().detail).toMatch(/^request body:1:\d+: \(syntax\): not valid YAML or JSON/);
