@@ -94,6 +94,7 @@ export interface OrganizationInput {
 /**
  * Creates an organization (the API shows no operation for it; every other record belongs to one).
  * @returns the organization; INVALID (empty name, bad id or date) or CONFLICT (id or slug taken)
+ * @see docs/data-file.md (Shape)
  */
 export function createOrganization(store: Store, input: OrganizationInput): Result<OrganizationRecord, RecordRefusal> {
   if (typeof input.name !== 'string' || input.name.trim() === '') return refuse('INVALID', 'name', 'name must not be empty.');
@@ -145,6 +146,7 @@ export interface BenefitInput {
 /**
  * Creates a benefit of an organization (public, selectable, deletable).
  * @returns the benefit; INVALID (type, description, properties, metadata) or CONFLICT (id)
+ * @see spec/openapi.yaml, schema Benefit
  */
 export function createBenefit(store: Store, organizationId: string, input: BenefitInput): Result<BenefitRecord, RecordRefusal> {
   if (!(CREATABLE_BENEFIT_TYPES as readonly string[]).includes(input.type)) return refuse('INVALID', 'type', `type must be one of ${CREATABLE_BENEFIT_TYPES.join(', ')}.`);

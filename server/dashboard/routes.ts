@@ -35,6 +35,7 @@ const FILES: Record<string, { file: string; type: string }> = {
 /**
  * Serves the dashboard of a server whose store is `store`: the page's files and the change stream.
  * Streams are ended when the server closes, so that closing never waits for an open page.
+ * @see docs/dashboard.md (How it is made)
  */
 export function registerDashboardRoutes(app: FastifyInstance, store: Store): void {
   const contents = Object.fromEntries(Object.entries(FILES).map(([name, { file }]) => [name, readFileSync(new URL(`./page/${file}`, import.meta.url))]));

@@ -16,7 +16,7 @@ import { createStore, type Store } from '../store.js';
 /** The client id control functions fall back to in a data store, which has no OAuth client: minting a code without `client_id` answers NOT_FOUND naming it. */
 export const NO_OAUTH_CLIENT = '(none: a data file declares no OAuth client)';
 
-/** The ids of a data store that the harness's roles and the control API's defaults use. */
+/** The ids of a data store that the harness's roles and the control API's defaults use. @see docs/data-file.md (Tokens and the harness's roles) */
 export function dataIdentity(store: Store): DemoData {
   const organizations = [...store.organizations.all()];
   const a = organizations[0]?.id ?? derivedUuid(`data-organization:${store.seed}`);
@@ -49,6 +49,7 @@ export function dataIdentity(store: Store): DemoData {
  * Registers the harness's role tokens in a data store for {@link dataIdentity}'s ids (the same
  * token strings as the demo store's of the seed: `oat_demo_admin_<40 hex>`, ...).
  * @returns the identity and the token strings by name
+ * @see server/auth.ts issueDemoTokens
  */
 export function issueDataRoleTokens(store: Store): { demo: DemoData; tokens: Record<DemoTokenName, string> } {
   const demo = dataIdentity(store);

@@ -24,6 +24,7 @@ export const INSTANT_FORMS = 'an RFC 3339 date-time with its offset (2027-01-31T
  * @param text as written in the file
  * @param nowMs the clock's now, epoch milliseconds
  * @returns epoch milliseconds, or why the text is not an instant (a sentence naming {@link INSTANT_FORMS})
+ * @see docs/data-file.md (Instants); RFC 3339 section 5.6; ISO 8601-1:2019 section 5.5.2
  */
 export function resolveInstant(text: string, nowMs: number): Result<number, string> {
   if (text === 'now') return ok(nowMs);
@@ -55,6 +56,7 @@ function isCalendarDate(text: string): boolean {
 /**
  * {@link resolveInstant} as a stored timestamp string (`2027-01-31T09:00:00.000000Z`), the form
  * the store's functions take.
+ * @see server/timestamps.ts formatTimestamp
  */
 export function instantTimestamp(text: string, nowMs: number): Result<string, string> {
   const resolved = resolveInstant(text, nowMs);

@@ -46,7 +46,7 @@ export function fieldPath(path: DataPath): string {
   return path.reduce<string>((out, step) => (typeof step === 'number' ? `${out}[${step}]` : out ? `${out}.${step}` : step), '');
 }
 
-/** The one line for a problem: `file:line:column: field: message` (without a position: `file: field: message`). */
+/** The one line for a problem: `file:line:column: field: message` (without a position: `file: field: message`). @see docs/data-file.md (Errors) */
 export function describeProblem(problem: DataProblem): string {
   const where = problem.position ? `${problem.file}:${problem.position.line}:${problem.position.column}` : problem.file;
   return `${where}: ${problem.field}: ${problem.message}`;
@@ -56,6 +56,7 @@ export function describeProblem(problem: DataProblem): string {
  * Reads a data file's text (YAML or JSON) with the position of every field.
  * @param file the name problems give the file (its path as the user wrote it)
  * @returns the read file, or its first syntax error (YAML's message, at its line and column)
+ * @see https://yaml.org/spec/1.2.2/ (YAML 1.2, of which JSON is a subset); docs/data-file.md (Errors)
  */
 export function readDataText(file: string, text: string): Result<DataText, DataProblem> {
   const lines = new LineCounter();
@@ -113,6 +114,7 @@ export function readDataSource(source: string | Record<string, unknown>): Result
 /**
  * Reads a data file from disk.
  * @returns the read file, or why it cannot be read (a missing file, a syntax error)
+ * @see docs/data-file.md
  */
 export function readDataFile(file: string): Result<DataText, DataProblem> {
   let text: string;
@@ -194,6 +196,7 @@ function schemaProblem(text: DataText, error: ErrorObject): DataProblem & { offs
 /**
  * Validates a read data file against `spec/data.schema.json`.
  * @returns every problem, in the order of the file (one per field); empty when the file fits the schema
+ * @see spec/data.schema.json
  */
 export function schemaProblems(text: DataText): DataProblem[] {
   const validate = schemaValidator();
