@@ -5,7 +5,7 @@
  * advance, a webhook delivery attempt), at most every {@link CHANGE_NOTICE_INTERVAL_MS}. The page
  * then reads `GET /__control/overview` and acts through the control API: it is served only with
  * the control API.
- * @see docs/dashboard.md; https://html.spec.whatwg.org/multipage/server-sent-events.html (the event stream format)
+ * @see docs/dashboard.md; the HTML Standard, section 9.2 (server-sent events: the event stream format)
  */
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
@@ -21,7 +21,7 @@ export const KEEP_ALIVE_MS = 15_000;
 /**
  * The dashboard's Content-Security-Policy: its own script, style and requests only; no inline
  * script or style, no frame, no form posting elsewhere.
- * @see https://www.w3.org/TR/CSP3/
+ * @see Content Security Policy Level 3 (W3C), section 6 (directives); docs/dashboard.md
  */
 export const DASHBOARD_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
