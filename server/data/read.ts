@@ -3,7 +3,7 @@
  * for every field, the line and column it was written at; then its validation against the schema
  * the project publishes, `spec/data.schema.json`. A problem names the file, the line, the column
  * and the field (`saas.yaml:12:9: organizations[0].products[1].recurring_interval: ...`).
- * @see docs/data-file.md; spec/data.schema.json; YAML 1.2.2, chapter 9 (a JSON text is a YAML 1.2 stream)
+ * @see docs/data-file.md; spec/data.schema.json; YAML 1.2.2, section 1.3 (Relation to JSON: a JSON text is a YAML 1.2 stream)
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -56,7 +56,7 @@ export function describeProblem(problem: DataProblem): string {
  * Reads a data file's text (YAML or JSON) with the position of every field.
  * @param file the name problems give the file (its path as the user wrote it)
  * @returns the read file, or its first syntax error (YAML's message, at its line and column)
- * @see docs/data-file.md (Errors); YAML 1.2.2 (of which JSON is a subset)
+ * @see docs/data-file.md (Errors); YAML 1.2.2, section 1.3 (Relation to JSON)
  */
 export function readDataText(file: string, text: string): Result<DataText, DataProblem> {
   const lines = new LineCounter();
