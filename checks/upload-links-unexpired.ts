@@ -1,6 +1,6 @@
 import type { Check, Finding } from '../core/types.js';
 import { successJson } from './response-objects.js';
-import { answeredParts } from './stateful/upload-parts.js';
+import { answeredParts, isFileCreation } from './stateful/upload-parts.js';
 import { answerDateMs, CLOCK_SKEW_MS, instantMicros } from './support.js';
 
 /**
@@ -19,7 +19,7 @@ export const uploadLinksUnexpired: Check = {
   conformanceClass: 'state',
   level: 'must',
   needs: 'exchange',
-  appliesTo: ({ operation }) => (operation.method === 'POST' && operation.path === '/v1/files/') || 'not the file creation (POST /v1/files/)',
+  appliesTo: isFileCreation,
   run(_ctx, exchange) {
     const created = successJson(exchange);
     const at = answerDateMs(exchange);

@@ -1,6 +1,6 @@
 import type { Check, Exchange, Finding } from '../core/types.js';
 import { successJson } from './response-objects.js';
-import { answeredParts, usableUrl } from './stateful/upload-parts.js';
+import { answeredParts, isFileCreation, usableUrl } from './stateful/upload-parts.js';
 import { requestFields } from './support.js';
 
 /** A part as the create request asks for it. @see spec/openapi.yaml, schema FileCreatePart */
@@ -86,7 +86,7 @@ export const uploadPartsMatchRequest: Check = {
   conformanceClass: 'state',
   level: 'must',
   needs: 'exchange',
-  appliesTo: ({ operation }) => (operation.method === 'POST' && operation.path === '/v1/files/') || 'not the file creation (POST /v1/files/)',
+  appliesTo: isFileCreation,
   run(_ctx, exchange) {
     const created = successJson(exchange);
     const requested = requestedParts(exchange);

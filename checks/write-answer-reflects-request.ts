@@ -1,4 +1,4 @@
-import type { Check, Exchange } from '../core/types.js';
+import type { Check, CheckContext, Exchange } from '../core/types.js';
 import { successJson } from './response-objects.js';
 import { brief, requestFields } from './support.js';
 
@@ -43,6 +43,11 @@ export const WRITE_REFLECTIONS: Readonly<Record<string, Reflection>> = {
   'POST /v1/products/{id}/benefits': benefitSet,
 };
 
+/** `appliesTo` of the checks of a write whose answer is the record it changed ({@link WRITE_REFLECTIONS}). */
+export function answersItsRecord({ operation }: CheckContext): true | string {
+  return WRITE_REFLECTIONS[`${operation.method} ${operation.path}`] !== undefined || 'not a write whose answer is the record it changed (the billing details of an order, the benefits of a product)';
+}
+
 /**
  * A successful write answers the record as the write left it: what the request set is what the
  * answer shows (the billing name and each address field sent; the benefit ids sent, as the set).
@@ -60,7 +65,7 @@ export const writeAnswerReflectsRequest: Check = {
   conformanceClass: 'state',
   level: 'must',
   needs: 'exchange',
-  appliesTo: ({ operation }) => WRITE_REFLECTIONS[`${operation.method} ${operation.path}`] !== undefined || 'not a write whose answer is the record it changed (the billing details of an order, the benefits of a product)',
+  appliesTo: answersItsRecord,
   run(ctx, exchange: Exchange) {
     const answered = successJson(exchange);
     if (typeof answered !== 'object' || answered === null || Array.isArray(answered)) return [];

@@ -1,7 +1,7 @@
 import type { Check } from '../core/types.js';
 import { successJson } from './response-objects.js';
 import { brief } from './support.js';
-import { WRITE_REFLECTIONS } from './write-answer-reflects-request.js';
+import { answersItsRecord } from './write-answer-reflects-request.js';
 
 /**
  * Whether two JSON values are the same value: the same JSON types (3 and "3" differ), arrays item
@@ -40,7 +40,7 @@ export const writeReadConsistent: Check = {
   conformanceClass: 'state',
   level: 'must',
   needs: 'exchange',
-  appliesTo: ({ operation }) => WRITE_REFLECTIONS[`${operation.method} ${operation.path}`] !== undefined || 'not a write whose answer is the record it changed (the billing details of an order, the benefits of a product)',
+  appliesTo: answersItsRecord,
   run(ctx, exchange, history) {
     const written = successJson(exchange);
     const readBack = history[0];

@@ -4,6 +4,12 @@
  * (checks/upload-parts-match-request.ts, checks/upload-links-unexpired.ts).
  * @see spec/rules.yaml files.upload_parts; operation files:create
  */
+import type { CheckContext } from '../../core/types.js';
+
+/** `appliesTo` of the checks of a file creation: the operation is `POST /v1/files/` (operation files:create). */
+export function isFileCreation({ operation }: Pick<CheckContext, 'operation'>): true | string {
+  return (operation.method === 'POST' && operation.path === '/v1/files/') || 'not the file creation (POST /v1/files/)';
+}
 
 /** The upload parts of a create answer, or undefined when it has no `upload.parts` array. */
 export function answeredParts(created: Record<string, unknown>): Record<string, unknown>[] | undefined {
