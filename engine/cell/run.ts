@@ -80,12 +80,25 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
   }
   let n = 0;
   const observed = observer();
+  // A case drawn again asks a read the same question: for a check of that one exchange its verdict is
+  // the one judged before (the read caches share the answer, and a response check's findings are kept
+  // per answer), so it is counted and observed again without being built, sent and looked up again.
+  const memo = input.draws && check.needs === 'exchange' && check.evidence === 'exchange' && SAFE_METHODS.has(operation.method) ? new Map<string, { findings: Finding[]; exchange: Exchange }>() : undefined;
   const evaluate = async (caseInput: CaseInput): Promise<{ findings: Finding[]; exchange: Exchange }> => {
+    const key = memo ? JSON.stringify(caseInput) : undefined;
+    const known = key === undefined ? undefined : memo!.get(key);
+    if (known) {
+      n++;
+      cell.cases++;
+      observed.add(known.exchange);
+      return known;
+    }
     const base = testCase(operation, target, caseInput, role, check.needs, n++);
     cell.cases++;
     const { exchange, history } = await gatherEvidence(client, operation, check, base);
     [...history, exchange].forEach(observed.add);
     const findings = timed('judging', () => judgeEvidence(check, ctx, exchange, history));
+    if (key !== undefined) memo!.set(key, { findings, exchange });
     return { findings, exchange };
   };
 
