@@ -80,9 +80,10 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
   }
   let n = 0;
   const observed = observer();
-  // A case drawn again asks a read the same question: for a check of that one exchange its verdict is
-  // the one judged before (the read caches share the answer, and a response check's findings are kept
-  // per answer), so it is counted and observed again without being built, sent and looked up again.
+  // A case drawn again asks a read the same question: for a check of that one exchange its passing
+  // verdict is the one judged before (the read caches share the answer, and a response check's
+  // findings are kept per answer), so it is counted and observed again without being built, sent
+  // and looked up again.
   const memo = input.draws && check.needs === 'exchange' && check.evidence === 'exchange' && SAFE_METHODS.has(operation.method) ? new Map<string, { findings: Finding[]; exchange: Exchange }>() : undefined;
   const evaluate = async (caseInput: CaseInput): Promise<{ findings: Finding[]; exchange: Exchange }> => {
     const key = memo ? JSON.stringify(caseInput) : undefined;
@@ -98,7 +99,8 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
     const { exchange, history } = await gatherEvidence(client, operation, check, base);
     [...history, exchange].forEach(observed.add);
     const findings = timed('judging', () => judgeEvidence(check, ctx, exchange, history));
-    if (key !== undefined) memo!.set(key, { findings, exchange });
+    // Only a passing verdict is kept: a failing case is judged anew, so that its failure names the case as numbered then.
+    if (key !== undefined && findings.length === 0) memo!.set(key, { findings, exchange });
     return { findings, exchange };
   };
 

@@ -204,15 +204,25 @@ async function listCell(check: Check, client: Client, draws?: Map<string, readon
 
 const limitAbove = (c: TestCase, bound: number) => Number(c.query.limit ?? 0) > bound;
 
+/** The cases sent, each request once, in the order first sent (a cell judges a case drawn again from its first drawing's verdict). */
+const distinct = (sent: readonly TestCase[]) => {
+  const seen = new Set<string>();
+  return sent.filter((c) => {
+    const key = JSON.stringify([c.role, c.pathParams, c.query, c.headers, c.body ?? null]);
+    return !seen.has(key) && seen.add(key) !== undefined;
+  });
+};
+
 describe('cases drawn once per operation', () => {
-  test('a passing cell sends the cases fc.check sends, and a second check of the same kind draws nothing more', async () => {
+  test('a passing cell sends the cases fc.check sends (a case drawn again once), and a second check of the same kind draws nothing more', async () => {
     const alone = recording(() => ({ status: 200, body: list([]) }));
     const shared = recording(() => ({ status: 200, body: list([]) }));
     const draws = new Map<string, readonly unknown[]>();
     const before = await listCell(statusCodeConformance, alone.client);
     const after = await listCell(statusCodeConformance, shared.client, draws);
     expect(after).toEqual(before);
-    expect(shared.sent).toEqual(alone.sent);
+    expect(shared.sent).toEqual(distinct(alone.sent));
+    expect(shared.sent.length).toBeLessThan(alone.sent.length);
     expect(after.cases).toBeGreaterThan(40);
     expect(draws.size).toBe(1);
     const [drawn] = [...draws.values()];
@@ -231,13 +241,13 @@ describe('cases drawn once per operation', () => {
     const after = await listCell(statusCodeConformance, shared.client, new Map());
     expect(before.status).toBe('failed');
     expect(after).toEqual(before);
-    // The failing case is not the first one, so the replay starts past passing cases; it is asked
-    // once more (in a run, of the caching client: drawn cases are shared by suites of reads only).
+    // The failing case is not the first one, so the replay starts past passing cases, judged from
+    // their first drawing's verdicts: each distinct request is sent once, as a run from the start sends it.
     expect(before.failures[0]!.case.query.limit).toBe('2');
     const failedAt = alone.sent.findIndex(failing);
     expect(failedAt).toBeGreaterThan(0);
-    expect(shared.sent[failedAt + 1]).toEqual(shared.sent[failedAt]);
-    expect(shared.sent.filter((_, i) => i !== failedAt + 1)).toEqual(alone.sent);
+    expect(shared.sent.findIndex(failing)).toBeGreaterThan(0);
+    expect(distinct(shared.sent)).toEqual(distinct(alone.sent).slice(0, distinct(shared.sent).length));
   });
 
   test('a case whose judging throws gives the same errored cell as a run from the start', async () => {
