@@ -115,7 +115,21 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
     const key = `${kind} ${input.seed} ${params.numRuns}`;
     let drawn = input.draws.get(key) as CaseInput[] | undefined;
     if (!drawn) input.draws.set(key, (drawn = fc.sample(timedDrawing(inputs), { ...params, examples: examples.map(([example]) => example) })));
-    replayFrom = await firstFailing(drawn, evaluate);
+    replayFrom = await firstFailingAhead(drawn, {
+      gather: (caseInput, number) => gatherEvidence(client, operation, check, testCase(operation, target, caseInput, role, check.needs, number)),
+      reusesVerdicts: memo !== undefined,
+      known: (caseInput) => (memo ? memo.get(JSON.stringify(caseInput)) : undefined),
+      judge: (caseInput, { exchange, history }) => {
+        [...history, exchange].forEach(observed.add);
+        const findings = timed('judging', () => judgeEvidence(check, ctx, exchange, history));
+        if (memo && findings.length === 0) memo.set(JSON.stringify(caseInput), { findings, exchange });
+        return findings;
+      },
+      counted: (known) => {
+        cell.cases++;
+        if (known) observed.add(known.exchange);
+      },
+    });
     if (replayFrom === undefined) {
       cell.observed = observed.result();
       return cell;
@@ -137,11 +151,59 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
   return placeFindings(input, cell, findings, exchange, details.counterexamplePath ?? undefined);
 }
 
-/** The index of the first case with a finding or whose judging threw (as fc.check counts a failure), or undefined when every case passed. */
-async function firstFailing(cases: readonly CaseInput[], evaluate: (caseInput: CaseInput) => Promise<{ findings: Finding[] }>): Promise<number | undefined> {
+/** Cases whose evidence is sent ahead of their judging, at most, in one cell (the reads change nothing, so sending ahead changes no answer). */
+export const CASES_AHEAD = 4;
+
+/** What {@link firstFailingAhead} does with a case: send its evidence, find a verdict already judged, judge it, count it. */
+interface AheadSteps {
+  gather(caseInput: CaseInput, number: number): Promise<{ exchange: Exchange; history: Exchange[] }>;
+  /** Whether a passing verdict is reused for a case drawn again ({@link known}). */
+  reusesVerdicts: boolean;
+  /** A passing verdict already judged for the same case, if any. */
+  known(caseInput: CaseInput): { findings: Finding[]; exchange: Exchange } | undefined;
+  judge(caseInput: CaseInput, evidence: { exchange: Exchange; history: Exchange[] }): Finding[];
+  /** Called once per case judged, in order, with the verdict reused when there was one. */
+  counted(known: { findings: Finding[]; exchange: Exchange } | undefined): void;
+}
+
+/**
+ * The index of the first case with a finding or whose evidence could not be gathered or judged
+ * (as fc.check counts a failure), or undefined when every case passed: the cases judged in order,
+ * each numbered by its index, as fc.check would judge them one after another, with the evidence of
+ * the next {@link CASES_AHEAD} cases sent meanwhile. A case whose verdict is known (drawn again) is
+ * not sent. Only for reads, whose evidence does not depend on what was sent before.
+ * @see docs/decisions.md (Harness: cases drawn once per operation)
+ */
+async function firstFailingAhead(cases: readonly CaseInput[], steps: AheadSteps): Promise<number | undefined> {
+  const sent = new Map<number, Promise<{ exchange: Exchange; history: Exchange[] }>>();
+  const pendingKeys = new Set<string>();
+  let next = 0;
+  const sendUpTo = (last: number) => {
+    for (; next <= Math.min(last, cases.length - 1); next++) {
+      const caseInput = cases[next]!;
+      if (steps.known(caseInput)) continue;
+      const key = JSON.stringify(caseInput);
+      // The same case in flight already: its verdict will be known when this one is judged, or it fails first.
+      if (steps.reusesVerdicts && pendingKeys.has(key)) continue;
+      pendingKeys.add(key);
+      const gathering = steps.gather(caseInput, next);
+      // A case sent ahead of a failure is never awaited: its rejection must not go unhandled.
+      gathering.catch(() => undefined);
+      sent.set(next, gathering);
+    }
+  };
   for (let i = 0; i < cases.length; i++) {
+    sendUpTo(i + CASES_AHEAD);
+    const caseInput = cases[i]!;
+    const known = steps.known(caseInput);
+    if (known) {
+      steps.counted(known);
+      continue;
+    }
+    steps.counted(undefined);
     try {
-      if ((await evaluate(cases[i]!)).findings.length > 0) return i;
+      const evidence = await (sent.get(i) ?? steps.gather(caseInput, i));
+      if (steps.judge(caseInput, evidence).length > 0) return i;
     } catch {
       return i;
     }

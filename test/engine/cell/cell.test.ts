@@ -9,7 +9,7 @@ import { writeScopeAccepted } from '../../../checks/write-scope-accepted.js';
 import { statusCodeConformance } from '../../../checks/status-code-conformance.js';
 import { notAServerError } from '../../../checks/not-a-server-error.js';
 import { tenantIsolation } from '../../../checks/tenant-isolation.js';
-import { runCell } from '../../../engine/cell/run.js';
+import { CASES_AHEAD, runCell } from '../../../engine/cell/run.js';
 import { gatherEvidence, sendWriteCases } from '../../../engine/cell/evidence.js';
 import { pagesDisjointAndComplete } from '../../../checks/pages-disjoint-and-complete.js';
 import type { WriteCaseMaker } from '../../../engine/write-cases.js';
@@ -242,12 +242,13 @@ describe('cases drawn once per operation', () => {
     expect(before.status).toBe('failed');
     expect(after).toEqual(before);
     // The failing case is not the first one, so the replay starts past passing cases, judged from
-    // their first drawing's verdicts: each distinct request is sent once, as a run from the start sends it.
+    // their first drawing's verdicts. Sending the next cases ahead of their judging sends a few the
+    // run from the start did not need (CASES_AHEAD at most), and nothing else.
     expect(before.failures[0]!.case.query.limit).toBe('2');
-    const failedAt = alone.sent.findIndex(failing);
-    expect(failedAt).toBeGreaterThan(0);
+    expect(alone.sent.findIndex(failing)).toBeGreaterThan(0);
     expect(shared.sent.findIndex(failing)).toBeGreaterThan(0);
-    expect(distinct(shared.sent)).toEqual(distinct(alone.sent).slice(0, distinct(shared.sent).length));
+    const asked = new Set(distinct(alone.sent).map((c) => JSON.stringify(c.query)));
+    expect(distinct(shared.sent).filter((c) => !asked.has(JSON.stringify(c.query))).length).toBeLessThanOrEqual(CASES_AHEAD);
   });
 
   test('a case whose judging throws gives the same errored cell as a run from the start', async () => {
