@@ -14,6 +14,23 @@ const ORDERED: readonly (readonly [string, string])[] = [
   ['started_at', 'ended_at'],
 ];
 
+/** Whether a text has the separators of an ISO 8601 UTC date-time (`2026-01-02T03:04:05…Z`), checked without a regular expression. */
+function utcLike(text: string): boolean {
+  return text[4] === '-' && text[7] === '-' && text[10] === 'T' && text[13] === ':' && text[16] === ':' && text.endsWith('Z');
+}
+
+/**
+ * Whether the instant `later` is before `earlier`. Two UTC date-times written alike (`Z`, the same
+ * length: the same precision) compare as text, as ISO 8601 orders them; others are parsed, and a
+ * value that is no date-time is never out of order.
+ */
+function before(later: string, earlier: string): boolean {
+  if (later.length === earlier.length && utcLike(later) && utcLike(earlier)) return later < earlier;
+  const end = instantMicros(later);
+  const start = instantMicros(earlier);
+  return end !== undefined && start !== undefined && end < start;
+}
+
 /**
  * The instants of a record are in their order: `modified_at` not before `created_at`, and the end
  * of a period, a trial or a subscription's life not before its start. Nulls and fields that are
@@ -38,9 +55,10 @@ export const timestampsOrdered: Check = {
     const reversed: string[] = [];
     for (const { object, path } of objectsIn(body)) {
       for (const [first, second] of ORDERED) {
-        const start = instantMicros(own(object, first));
-        const end = instantMicros(own(object, second));
-        if (start !== undefined && end !== undefined && end < start) reversed.push(`${path || 'body'}: ${second} ${String(own(object, second))} before ${first} ${String(own(object, first))}`);
+        const a = own(object, first);
+        const b = own(object, second);
+        if (typeof a !== 'string' || typeof b !== 'string' || !before(b, a)) continue;
+        reversed.push(`${path || 'body'}: ${second} ${b} before ${first} ${a}`);
       }
     }
     if (!reversed.length) return [];

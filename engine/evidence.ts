@@ -34,8 +34,6 @@ const INTROSPECTION_ROUTE = 'POST /v1/oauth2/introspect';
 const SHAPE_PARAMETERS = new Set(['page', 'limit', 'sorting']);
 /** Most remembered entries per kind (lists, reads, writes, tokens); the oldest is let go first. */
 const MAX_ENTRIES = 512;
-/** Most shapes remembered per list. */
-const MAX_SHAPES = 4;
 
 /**
  * The credential a request carries, as the client sent it: the Authorization header's value
@@ -113,14 +111,15 @@ function bounded<K, V>(map: Map<K, V>, key: K, value: V): void {
 /**
  * Finds the pairs of `PairRelation` in a stream of exchanges, fed in the order they happened.
  * Remembers per client the last successful write awaiting its read, the last read of each record
- * request, the shapes of each list asked, and the tokens issued; a write by any client forgets the
+ * request, the last answer of each list (and its last without page and limit), and the tokens issued; a write by any client forgets the
  * reads, lists and writes (their answers may no longer be the target's), never the tokens. Memory
  * is bounded ({@link MAX_ENTRIES} per kind). Not shared between threads.
  */
 export class PairFinder {
   readonly #writes = new Map<string, OperationExchange>();
   readonly #reads = new Map<string, OperationExchange>();
-  readonly #lists = new Map<string, OperationExchange[]>();
+  /** Per list (client, operation, path and filters): its last answer, and its last answer without page and limit. */
+  readonly #lists = new Map<string, { last: OperationExchange; bare: OperationExchange | undefined }>();
   readonly #tokens = new Map<string, OperationExchange>();
 
   /** Forgets what a write may have made stale: writes awaiting a read, reads and lists (tokens stay). */
@@ -166,13 +165,20 @@ export class PairFinder {
     return pairs;
   }
 
+  /**
+   * Pairs a list answer with the same list's last answer under another shape, and with its last
+   * answer asked without page and limit (the defaults' pair): totals that agree pair by pair agree
+   * all along, so the last one is enough, and the bare one is kept for the defaults.
+   */
   #listed(client: string, current: OperationExchange): PairEvidence[] {
     const { exchange, operation } = current;
     const content = Object.entries(exchange.case.query).filter(([name]) => !SHAPE_PARAMETERS.has(name)).sort(([a], [b]) => a.localeCompare(b));
     const key = `${client}\u0000${operation.operationId}\u0000${JSON.stringify(exchange.case.pathParams)}\u0000${JSON.stringify(content)}`;
     const shape = shapeOf(exchange);
-    const earlier = (this.#lists.get(key) ?? []).filter((entry) => shapeOf(entry.exchange) !== shape);
-    bounded(this.#lists, key, [...earlier, current].slice(-MAX_SHAPES));
+    const known = this.#lists.get(key);
+    const earlier = [known?.last, known?.bare].filter((entry, i, all): entry is OperationExchange => entry !== undefined && all.indexOf(entry) === i && shapeOf(entry.exchange) !== shape);
+    const bare = exchange.case.query.page === undefined && exchange.case.query.limit === undefined;
+    bounded(this.#lists, key, { last: current, bare: bare ? current : known?.bare });
     return earlier.map((other) => ({ relation: 'list_two_shapes', subject: current, other }));
   }
 

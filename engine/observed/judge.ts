@@ -38,6 +38,10 @@ const NO_SCOPE_CHECK = byId('insufficient_scope_rejected');
 const READER_CHECKS = [byId('read_scope_accepted'), byId('write_scope_required')];
 /** Judged on the pages of one list walked by one client. */
 const WALK_CHECK = byId('pages_disjoint_and_complete');
+/** The lists of one check each that counting is asked with (one array each, since the counts' keys are kept per list). */
+const ANONYMOUS_CHECKS = [ANONYMOUS_CHECK];
+const NO_SCOPE_CHECKS = [NO_SCOPE_CHECK];
+const WALK_CHECKS = [WALK_CHECK];
 
 /** The check under which a request outside the document is reported (finding kind `undocumented_operation`). */
 export const UNDOCUMENTED_CHECK_ID = 'operation_documented';
@@ -118,6 +122,8 @@ export class ObservedJudge {
   readonly #roles = new Map<string, Role>();
   readonly #counts = new Map<string, number>();
   readonly #applicable = new Map<string, boolean>();
+  /** {@link #countKeys} made so far, by operation (each document's operations are objects of their own) and list of checks. */
+  readonly #keysOf = new WeakMap<Operation, Map<readonly Check[], readonly string[]>>();
   readonly #seen = new Map<string, { statuses: Set<number>; parameters: Set<string> }>();
   readonly #failed = new Map<string, CellMeta>();
   readonly #undocumented = new Map<string, CellMeta>();
@@ -286,12 +292,12 @@ export class ObservedJudge {
     this.#count(judges.spec, operation, OBSERVED_CHECKS);
     if (credential === undefined && operationRequiresCredentials(operation)) {
       failures.push(...judges.anonymous.judge(operation, exchange, source));
-      this.#count(judges.spec, operation, [ANONYMOUS_CHECK]);
+      this.#count(judges.spec, operation, ANONYMOUS_CHECKS);
     }
     const role = credential === undefined ? undefined : this.#roles.get(credential);
     if ((role === 'no_scope' && acceptsOrganizationToken(operation)) || (role === 'portal_no_scope' && operation.security.some((alt) => 'customer_session' in alt))) {
       failures.push(...judges.noScope.judge(operation, exchange, source));
-      this.#count(judges.spec, operation, [NO_SCOPE_CHECK]);
+      this.#count(judges.spec, operation, NO_SCOPE_CHECKS);
     }
     if (role === 'reader') {
       failures.push(...judges.reader.judge(operation, exchange, source));
@@ -324,7 +330,7 @@ export class ObservedJudge {
     this.#walkHistory = [...pages.entries()].filter(([n]) => n <= maxPage).sort(([a], [b]) => a - b).map(([, e]) => e);
     pages.set(page, slim);
     const failures = judges.walk.judge(operation, exchange, source);
-    this.#count(judges.spec, operation, [WALK_CHECK]);
+    this.#count(judges.spec, operation, WALK_CHECKS);
     this.#walkHistory = [];
     return failures;
   }
@@ -366,15 +372,22 @@ export class ObservedJudge {
 
   /** Counts one judgement of a check on an operation (a pair check's, told by the one judging path). */
   #countOne(spec: LoadedSpec, operation: Operation, check: Check): void {
-    this.#count(spec, operation, [check]);
+    if (!this.#applies(spec, operation, check)) return;
+    const key = `${operation.operationId}\u0000${check.id}`;
+    this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
   }
 
   #count(spec: LoadedSpec, operation: Operation, checks: readonly Check[]): void {
-    for (const check of checks) {
-      if (!this.#applies(spec, operation, check)) continue;
-      const key = `${operation.operationId}\u0000${check.id}`;
-      this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
-    }
+    for (const key of this.#countKeys(spec, operation, checks)) this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+  }
+
+  /** The keys of {@link #counts} an exchange of an operation counts in for these checks (those that apply), made once per document, operation and list of checks. */
+  #countKeys(spec: LoadedSpec, operation: Operation, checks: readonly Check[]): readonly string[] {
+    let byChecks = this.#keysOf.get(operation);
+    if (!byChecks) this.#keysOf.set(operation, (byChecks = new Map()));
+    let keys = byChecks.get(checks);
+    if (!keys) byChecks.set(checks, (keys = checks.filter((check) => this.#applies(spec, operation, check)).map((check) => `${operation.operationId}\u0000${check.id}`)));
+    return keys;
   }
 
   /** Whether a check applies to an operation: `appliesTo` is pure, so asked once per document, operation and check. */

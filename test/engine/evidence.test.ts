@@ -126,7 +126,8 @@ describe('PairFinder: list_two_shapes', () => {
     ['a list in two sort orders', [['name', listProducts({ sorting: 'name' })], ['-name', listProducts({ sorting: '-name' })]], [['list_two_shapes', '-name', 'name']]],
     ['a bare list, then page=1&limit=10', [['bare', listProducts({})], ['explicit', listProducts({ page: '1', limit: '10' })]], [['list_two_shapes', 'explicit', 'bare']]],
     ['the same filters given in another order', [['10', listProducts({ ...filters, limit: '10' })], ['100', listProducts({ limit: '100', visibility: 'public', is_archived: 'false' })]], [['list_two_shapes', '100', '10']]],
-    ['a third shape, with both earlier ones', [['10', listProducts({ limit: '10' })], ['20', listProducts({ limit: '20' })], ['100', listProducts({ limit: '100' })]], [['list_two_shapes', '20', '10'], ['list_two_shapes', '100', '10'], ['list_two_shapes', '100', '20']]],
+    ['a third shape, with the last one (totals that agree pair by pair agree all along)', [['10', listProducts({ limit: '10' })], ['20', listProducts({ limit: '20' })], ['100', listProducts({ limit: '100' })]], [['list_two_shapes', '20', '10'], ['list_two_shapes', '100', '20']]],
+    ['a shape after a bare list and another shape, with both', [['bare', listProducts({})], ['20', listProducts({ limit: '20' })], ['explicit', listProducts({ page: '1', limit: '10' })]], [['list_two_shapes', '20', 'bare'], ['list_two_shapes', 'explicit', '20'], ['list_two_shapes', 'explicit', 'bare']]],
     ['a shape asked again, with the other shape only', [['10', listProducts({ limit: '10' })], ['100', listProducts({ limit: '100' })], ['10 again', listProducts({ limit: '10' })]], [['list_two_shapes', '100', '10'], ['list_two_shapes', '10 again', '100']]],
     ['a list asked twice in one shape', [['first', listProducts({ limit: '10' })], ['second', listProducts({ limit: '10' })]], []],
     ['lists under other filters', [['10', listProducts({ is_archived: 'true', limit: '10' })], ['100', listProducts({ is_archived: 'false', limit: '100' })]], []],
@@ -189,15 +190,16 @@ describe('PairFinder: forget and memory', () => {
     expect(finder.observe(first.operation, first.exchange)).toEqual([]);
   });
 
-  test('a list keeps its last four shapes, the oldest let go first', () => {
+  test('a list keeps its last answer and its last bare one, nothing older', () => {
     const finder = new PairFinder();
-    const othersOf = (limit: number) => {
-      const list = listProducts({ limit: String(limit) });
-      return finder.observe(list.operation, list.exchange).map((pair) => pair.other.exchange.case.query.limit);
+    const othersOf = (query: Record<string, string>) => {
+      const list = listProducts(query);
+      return finder.observe(list.operation, list.exchange).map((pair) => pair.other.exchange.case.query.limit ?? 'bare');
     };
-    for (const limit of [1, 2, 3, 4]) othersOf(limit);
-    expect(othersOf(5)).toEqual(['1', '2', '3', '4']);
-    expect(othersOf(6)).toEqual(['2', '3', '4', '5']);
+    othersOf({});
+    for (const limit of [1, 2, 3, 4]) othersOf({ limit: String(limit) });
+    expect(othersOf({ limit: '5' })).toEqual(['4', 'bare']);
+    expect(othersOf({ limit: '6' })).toEqual(['5', 'bare']);
   });
 });
 
