@@ -142,7 +142,7 @@ export class PairFinder {
       return [];
     }
     if (route === INTROSPECTION_ROUTE) return this.#introspected(current);
-    const client = `${credentialOf(exchange.request) ?? ''}\u0000${exchange.request.headers['polar-version'] ?? ''}`;
+    const client = clientOf(exchange.request);
     if (changesState(method, operation)) {
       this.forget();
       if (succeeded(exchange) && Object.keys(exchange.case.pathParams).length > 0) bounded(this.#writes, client, current);
@@ -171,15 +171,31 @@ export class PairFinder {
    * all along, so the last one is enough, and the bare one is kept for the defaults.
    */
   #listed(client: string, current: OperationExchange): PairEvidence[] {
-    const { exchange, operation } = current;
-    const content = Object.entries(exchange.case.query).filter(([name]) => !SHAPE_PARAMETERS.has(name)).sort(([a], [b]) => a.localeCompare(b));
-    const key = `${client}\u0000${operation.operationId}\u0000${JSON.stringify(exchange.case.pathParams)}\u0000${JSON.stringify(content)}`;
-    const shape = shapeOf(exchange);
+    const key = listKeyOf(client, current.operation, current.exchange);
+    const shape = shapeOf(current.exchange);
     const known = this.#lists.get(key);
     const earlier = [known?.last, known?.bare].filter((entry, i, all): entry is OperationExchange => entry !== undefined && all.indexOf(entry) === i && shapeOf(entry.exchange) !== shape);
-    const bare = exchange.case.query.page === undefined && exchange.case.query.limit === undefined;
-    bounded(this.#lists, key, { last: current, bare: bare ? current : known?.bare });
+    this.#rememberList(key, current);
     return earlier.map((other) => ({ relation: 'list_two_shapes', subject: current, other }));
+  }
+
+  #rememberList(key: string, current: OperationExchange): void {
+    const bare = current.exchange.case.query.page === undefined && current.exchange.case.query.limit === undefined;
+    bounded(this.#lists, key, { last: current, bare: bare ? current : this.#lists.get(key)?.bare });
+  }
+
+  /**
+   * Takes a list answer that another finder saw last (another judging thread's, told by the pool of
+   * engine/observed/judge-pool.ts `JudgePool`) as this list's answer, without pairing it: the
+   * next answer of the list pairs with it as with one seen here. Only a successful JSON answer
+   * of a paginated list counts, as in {@link observe}.
+   * @param replace forget what this finder remembered of the list first (the pool's first answer of a list's context)
+   */
+  recall(operation: Operation, exchange: Exchange, replace: boolean): void {
+    if (!operation.paginated || exchange.request.method.toUpperCase() !== 'GET') return;
+    const key = listKeyOf(clientOf(exchange.request), operation, exchange);
+    if (replace) this.#lists.delete(key);
+    if (succeeded(exchange) && exchange.response?.json !== undefined) this.#rememberList(key, { operation, exchange });
   }
 
   #rememberTokens(current: OperationExchange): void {
@@ -194,6 +210,31 @@ export class PairFinder {
     const issued = this.#tokens.get(`${oauthClientOf(current.exchange.request)}\u0000${secretIdentity(form.get('token') ?? '')}`);
     return issued && succeeded(current.exchange) ? [{ relation: 'token_then_introspection', subject: issued, other: current }] : [];
   }
+}
+
+/** The client of a request, as pairs are kept: its credential and the version it asked for. */
+function clientOf(request: Pick<HttpRequest, 'headers'>): string {
+  return `${credentialOf(request) ?? ''}\u0000${request.headers['polar-version'] ?? ''}`;
+}
+
+/**
+ * The list an answer belongs to, for the `list_two_shapes` pairs: the client (see `clientOf`), the
+ * operation, its path parameters and its query but the shape (page, limit, sorting).
+ */
+function listKeyOf(client: string, operation: Operation, exchange: Exchange): string {
+  const content = Object.entries(exchange.case.query).filter(([name]) => !SHAPE_PARAMETERS.has(name)).sort(([a], [b]) => a.localeCompare(b));
+  return `${client}\u0000${operation.operationId}\u0000${JSON.stringify(exchange.case.pathParams)}\u0000${JSON.stringify(content)}`;
+}
+
+/**
+ * The list a request of a paginated list belongs to (the key a {@link PairFinder} keeps its last
+ * answers under), or undefined for any other request: a pool of judging threads (engine/observed/judge-pool.ts
+ * `JudgePool`) tells the thread that
+ * judges the next answer of a list which answers of it another thread saw last.
+ */
+export function listOf(operation: Operation, exchange: Exchange): string | undefined {
+  if (!operation.paginated || exchange.request.method.toUpperCase() !== 'GET') return undefined;
+  return listKeyOf(clientOf(exchange.request), operation, exchange);
 }
 
 /** A list request's shape: its page, limit and sort order as asked (absent ones empty). */

@@ -168,6 +168,16 @@ export class JudgedCells {
     this.#pairs.forget();
   }
 
+  /**
+   * Takes a list answer judged elsewhere (by another judging thread of a pool) as the last answer
+   * of its list, without judging it: the next answer of that list pairs with it (engine/evidence.ts
+   * `PairFinder.recall`).
+   * @param replace forget what was kept of that list first
+   */
+  recall(operation: Operation, exchange: Exchange, replace: boolean): void {
+    if (this.#spec.operations.includes(operation)) this.#pairs.recall(operation, exchange, replace);
+  }
+
   #judge(operation: Operation, exchange: Exchange, source: JudgedSource): Failure[] {
     const ctx = { spec: this.#spec, operation };
     const found: Failure[] = [];

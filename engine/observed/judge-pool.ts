@@ -4,9 +4,13 @@
  * judging neither holds up forwarding nor is held to one core.
  *
  * The pool judges as one judge of all the traffic would (engine/observed/judge.ts `ObservedJudge`):
- * - exchanges that a multi-exchange check relates (the pages of one list walked by one client, a
- *   write and the same client's read of the same resource) go to the same thread
- *   (`ObservedJudge.affinity`), in traffic order;
+ * - exchanges that a multi-exchange check relates (the pages of one list walked by one client in
+ *   one shape, a write and the same client's read of the same resource) go to the same thread
+ *   (`ObservedJudge.route`), in traffic order;
+ * - the shapes of one list (another page size or order) may go to other threads, so that one
+ *   busy list is judged on every core: the thread of a list's next answer is handed the list's
+ *   last answers when another thread judged them (its context, `ObservedJudge.recall`), so that
+ *   it finds the `list_two_shapes` pairs one judge would;
  * - a write tells every other thread to forget its walks and writes, as it does in one judge;
  * - exchanges are numbered and secrets named here, in traffic order, and each thread takes those
  *   names, so reproducers name the same variables;
@@ -21,13 +25,32 @@ import type { BaselineEntry } from '../baseline.js';
 import type { RunResults } from '../results.js';
 import type { ObservedExchange, RawAnswer } from './exchange.js';
 import { ObservedJudge, type ObservedJudgeOptions, type ObservedVerdict } from './judge.js';
-import { WorkerJudge, type Routing } from './worker-judge.js';
+import { WorkerJudge, type ContextAnswer, type Routing } from './worker-judge.js';
 
 /** Most judging threads a pool starts by default. */
 export const MAX_JUDGE_THREADS = 4;
 
 /** Most affinity keys remembered (each names its thread); past it the oldest is forgotten. */
 const MAX_ROUTES = 10_000;
+/** Most lists whose last answers are kept for a context (as many as a thread's PairFinder keeps), and most bytes of their answers; past either the oldest list is let go. */
+const MAX_LISTS = 512;
+const MAX_LIST_BYTES = 32 * 1024 * 1024;
+
+/** An exchange as handed to a thread: decoded, or its answer as it came off the wire. */
+type Handed = { exchange: ObservedExchange } | { request: HttpRequest; answer: RawAnswer };
+
+/** An answer of a list, kept for the context of the list's next answer on another thread. */
+interface ListAnswer {
+  index: number;
+  handed: Handed;
+}
+
+/** What the pool knows of a list's answers: the thread that saw its last one, and its last answers (engine/evidence.ts `PairFinder`: the last, and the last without page and limit). */
+interface ListState {
+  thread: number;
+  last: ListAnswer;
+  bare: ListAnswer | undefined;
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -46,6 +69,12 @@ export interface JudgePoolOptions {
   threads?: number;
 }
 
+/** The bytes of a list's kept answers (their bodies, as received or decoded). */
+function bytesOf(state: ListState): number {
+  const size = ({ handed }: ListAnswer) => ('exchange' in handed ? (handed.exchange.response?.body.length ?? 0) : handed.answer.raw.length);
+  return size(state.last) + (state.bare && state.bare !== state.last ? size(state.bare) : 0);
+}
+
 /** The default number of judging threads: one per core up to {@link MAX_JUDGE_THREADS}; one when recording. */
 export function defaultJudgeThreads(recording: boolean): number {
   return recording ? 1 : Math.max(1, Math.min(MAX_JUDGE_THREADS, availableParallelism()));
@@ -58,6 +87,9 @@ export class JudgePool {
   /** Numbers exchanges, names secrets and finds each exchange's affinity; judges nothing. */
   readonly #coordinator: ObservedJudge;
   readonly #route = new Map<string, number>();
+  /** Per list (`ObservedJudge.route`'s `list`), since the last write. */
+  readonly #lists = new Map<string, ListState>();
+  #listBytes = 0;
   /** Shared with every thread: exchanges judged by any of them, notified at each one. */
   readonly #judged: Int32Array;
   /** Secret names each thread has been given (a prefix of the coordinator's `secrets()`). */
@@ -119,29 +151,69 @@ export class JudgePool {
     }
   }
 
-  /** The thread an exchange goes to, with its number and the secret names that thread lacks. */
-  #dispatch(request: HttpRequest, response?: { headers: Record<string, string> }): { thread: WorkerJudge; routing: Routing } {
+  /**
+   * The thread an exchange goes to, with its number, the secret names that thread lacks and the
+   * list answers it lacks (its context).
+   */
+  #dispatch(handed: Handed): { thread: WorkerJudge; routing: Routing } {
+    const request = 'exchange' in handed ? handed.exchange.request : handed.request;
+    const answer = 'exchange' in handed ? handed.exchange.response : handed.answer;
     const index = ++this.#index;
     this.#coordinator.nameSecrets(request);
-    const key = this.#coordinator.affinity(request, response);
-    let n = this.#route.get(key);
+    const { affinity, list } = this.#coordinator.route(request, answer);
+    let n = this.#route.get(affinity);
     if (n === undefined) {
       // A new key goes to the thread with the least work waiting.
       n = 0;
       for (let i = 1; i < this.#threads.length; i++) if (this.#threads[i]!.load < this.#threads[n]!.load) n = i;
       if (this.#route.size >= MAX_ROUTES) this.#route.delete(this.#route.keys().next().value!);
-      this.#route.set(key, n);
+      this.#route.set(affinity, n);
     }
-    if (!SAFE_METHODS.has(request.method.toUpperCase())) this.#threads.forEach((thread, i) => i !== n && thread.forget());
+    if (!SAFE_METHODS.has(request.method.toUpperCase())) {
+      this.#threads.forEach((thread, i) => i !== n && thread.forget());
+      // Every thread forgets its lists (ObservedJudge.forget), and so does the pool.
+      this.#lists.clear();
+      this.#listBytes = 0;
+    }
     const names = this.#coordinator.secrets();
-    const routing = { index, names: names.slice(this.#sent[n]) };
+    const context = list === undefined ? [] : this.#listContext(list, n, { index, handed }, answer?.status);
+    const routing = { index, names: names.slice(this.#sent[n]), ...(context.length > 0 ? { context } : {}) };
     this.#sent[n] = names.length;
     return { thread: this.#threads[n]!, routing };
   }
 
+  /**
+   * The answers of `list` thread `n` must take before judging `current` (none when it saw the
+   * list's last answers itself), and `current` kept as the list's last answer when it succeeded
+   * (a PairFinder keeps only those).
+   */
+  #listContext(list: string, n: number, current: ListAnswer, status: number | undefined): ContextAnswer[] {
+    const known = this.#lists.get(list);
+    const context = known && known.thread !== n ? [known.bare, known.last].filter((entry, i, all): entry is ListAnswer => entry !== undefined && all.indexOf(entry) === i).sort((a, b) => a.index - b.index) : [];
+    if (status !== undefined && status >= 200 && status < 300) {
+      const url = new URL('exchange' in current.handed ? current.handed.exchange.request.url : current.handed.request.url);
+      const bare = !url.searchParams.has('page') && !url.searchParams.has('limit');
+      this.#letGo(list);
+      const state = { thread: n, last: current, bare: bare ? current : known?.bare };
+      this.#lists.set(list, state);
+      this.#listBytes += bytesOf(state);
+      while (this.#lists.size > MAX_LISTS || this.#listBytes > MAX_LIST_BYTES) this.#letGo(this.#lists.keys().next().value!);
+    } else if (known) {
+      known.thread = n;
+    }
+    return context.map(({ index, handed }) => ('exchange' in handed ? { index, exchange: handed.exchange } : { index, request: handed.request, answer: handed.answer }));
+  }
+
+  #letGo(list: string): void {
+    const state = this.#lists.get(list);
+    if (!state) return;
+    this.#lists.delete(list);
+    this.#listBytes -= bytesOf(state);
+  }
+
   /** Judges (and records) one exchange. */
   judgeAsync(exchange: ObservedExchange, startedAt: Date): Promise<ObservedVerdict> {
-    const { thread, routing } = this.#dispatch(exchange.request, exchange.response);
+    const { thread, routing } = this.#dispatch({ exchange });
     return thread.judgeAsync(exchange, startedAt, routing);
   }
 
@@ -150,7 +222,7 @@ export class JudgePool {
    * (engine/observed/worker-judge.ts `judgeRawAsync`).
    */
   judgeRawAsync(request: HttpRequest, answer: RawAnswer, startedAt: Date): Promise<ObservedVerdict> {
-    const { thread, routing } = this.#dispatch(request, answer);
+    const { thread, routing } = this.#dispatch({ request, answer });
     return thread.judgeRawAsync(request, answer, startedAt, routing);
   }
 
@@ -159,7 +231,7 @@ export class JudgePool {
    * verdict coming back: what was found is in {@link results}, and {@link pending} counts it until judged.
    */
   submitRaw(request: HttpRequest, answer: RawAnswer, startedAt: Date): void {
-    const { thread, routing } = this.#dispatch(request, answer);
+    const { thread, routing } = this.#dispatch({ request, answer });
     thread.submitRaw(request, answer, startedAt, routing);
   }
 

@@ -3,8 +3,9 @@
  * (and the recording, whose secrets it names) so that judging never holds up the thread that
  * forwards the traffic. Started by engine/observed/worker-judge.ts through bin/judge-worker.js,
  * which lets Node load these sources. Messages in: `{id, load, index, names, exchange, startedAt}`
- * or `{id, load, index, names, request, answer, startedAt}` (adopt the pool's secret names, judge
- * and record one exchange, count it in the shared progress; the reply is its verdict, none for id
+ * or `{id, load, index, names, request, answer, startedAt}`, each with the `context` of its list
+ * when other threads judged the list's last answers (adopt the pool's secret names, take the
+ * context's answers as the list's, judge and record one exchange, count it in the shared progress; the reply is its verdict, none for id
  * -1), `{forget: true}` (a write elsewhere: forget the
  * walks and writes; no reply) and `{id, state: true}` (close the recording; the reply is what was
  * judged, engine/observed/judge.ts `ObservedState`).
@@ -15,6 +16,7 @@ import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadSpec } from '../../core/spec/load.js';
 import type { SecretRef } from '../../core/curl.js';
+import type { ContextAnswer } from './worker-judge.js';
 import type { Role } from '../../core/types.js';
 import type { BaselineEntry } from '../baseline.js';
 import type { ObservedExchange, RawAnswer } from './exchange.js';
@@ -41,10 +43,11 @@ export interface JudgeWorkerData {
   judged: SharedArrayBuffer;
 }
 
-/** Where an exchange stands in the pool's traffic: its number and the secret names given since the last message. */
+/** Where an exchange stands in the pool's traffic: its number, the secret names given since the last message, and the answers of its list other threads judged last. */
 interface Routing {
   index: number;
   names: SecretRef[];
+  context?: ContextAnswer[];
 }
 
 /** An exchange to judge: `id` -1 asks for no verdict back; `load` is what it adds to the thread's load. */
@@ -103,6 +106,8 @@ parentPort!.on('message', (message: Message) => {
     return;
   }
   judge.adoptSecrets(message.names);
+  // The list's last answers, judged on other threads: taken, not judged again.
+  message.context?.forEach((entry, i) => judge.recall('exchange' in entry ? entry.exchange : { request: entry.request, response: recent.responseOf(entry.answer) }, entry.index, i === 0));
   // An answer as it came off the wire is decoded and parsed here, off the forwarding thread.
   const exchange: ObservedExchange = 'answer' in message ? { request: message.request, response: recent.responseOf(message.answer) } : message.exchange;
   recorder?.record(exchange, new Date(message.startedAt));

@@ -16,7 +16,7 @@ import { API_VERSIONS, type LoadedSpec, type Operation } from '../../core/spec/l
 import type { CellMeta, Check, Exchange, Failure, HttpRequest, HttpResponse, PairRelation, Role, TestCase } from '../../core/types.js';
 import type { BaselineEntry } from '../baseline.js';
 import { factsOf } from '../conformance.js';
-import { credentialOf } from '../evidence.js';
+import { credentialOf, listOf } from '../evidence.js';
 import { JudgedCells, PAIR_CHECKS, RESPONSE_CHECKS, ROUTED_CHECKS, type JudgedSource } from '../judge.js';
 import { finishResults, type HarnessProblem, type RunResults } from '../results.js';
 import { apiScope, TrafficSorter, type TrafficSorterState } from './api-traffic.js';
@@ -223,27 +223,48 @@ export class ObservedJudge {
   }
 
   /**
-   * Which exchanges must be judged by the same judge for the judging to be the same as one judge
-   * of all the traffic: the multi-exchange checks relate only exchanges of one client, either the
-   * shapes of one list (same operation, same query but the page, page size and order), a write and
-   * the read of the same resource or a record read twice (same path parameters), or a token and its
-   * introspection (every OAuth request goes to one judge). Exchanges with equal keys go to one judge; every
-   * exchange outside the document has one key, so that its cells are kept as one judge keeps them.
-   * What else ties exchanges together (a write forgets every walk and write) is {@link forget}.
+   * Where an exchange must be judged for the judging to be the same as one judge of all the
+   * traffic (a {@link JudgePool} routes by it):
+   * - `affinity`: exchanges with equal keys go to one judge. The multi-exchange checks relate only
+   *   exchanges of one client: the pages of one list walked in one shape (same operation, same
+   *   query but the page), a write and the read of the same resource or a record read twice (same
+   *   path parameters), or a token and its introspection (every OAuth request goes to one judge).
+   *   Every exchange outside the document has one key, so that its cells are kept as one judge keeps them.
+   * - `list`: for a GET of a paginated list, the list it belongs to under every shape (engine/evidence.ts
+   *   `listOf`): the judge of its next answer must know the list's last answers (`list_two_shapes`
+   *   pairs), which the pool hands it when another judge saw them ({@link recall}).
+   * What else ties exchanges together (a write forgets every walk and pair) is {@link forget}.
    */
-  affinity(request: HttpRequest, response?: Pick<HttpResponse, 'headers'>): string {
+  route(request: HttpRequest, response?: Pick<HttpResponse, 'headers'>): { affinity: string; list?: string } {
     const url = new URL(request.url);
     const match = this.#judgesOf(request, response).matcher.match(request.method, url.pathname);
-    if (!match) return 'undocumented';
+    if (!match) return { affinity: 'undocumented' };
     // A token answer and the introspection of its token are a pair (engine/evidence.ts), whatever their credentials.
-    if (OAUTH_ROUTES.has(`${match.operation.method} ${match.operation.path}`)) return 'oauth2';
+    if (OAUTH_ROUTES.has(`${match.operation.method} ${match.operation.path}`)) return { affinity: 'oauth2' };
     const client = credentialOf(request) ?? '';
     const params = Object.entries(match.pathParams);
-    if (params.length > 0) return `${client}\u0000${JSON.stringify(params.sort(([a], [b]) => a.localeCompare(b)))}`;
-    if (!match.operation.paginated) return `${client}\u0000${match.operation.operationId}`;
-    // One list under its every shape (page, page size, order): its walk and its pairs are judged together.
-    const rest = [...url.searchParams].filter(([name]) => !['page', 'limit', 'sorting'].includes(name)).sort(([a], [b]) => a.localeCompare(b));
-    return `${client}\u0000${match.operation.operationId}\u0000${JSON.stringify(rest)}`;
+    if (params.length > 0) return { affinity: `${client}\u0000${JSON.stringify(params.sort(([a], [b]) => a.localeCompare(b)))}` };
+    if (!match.operation.paginated) return { affinity: `${client}\u0000${match.operation.operationId}` };
+    // One list in one shape (its page walk); its other shapes may go to other judges.
+    const rest = [...url.searchParams].filter(([name]) => name !== 'page').sort(([a], [b]) => a.localeCompare(b));
+    const list = listOf(match.operation, { case: observedCase('observed#0', request, match), operationId: match.operation.operationId, request });
+    return { affinity: `${client}\u0000${match.operation.operationId}\u0000${JSON.stringify(rest)}`, ...(list !== undefined ? { list } : {}) };
+  }
+
+  /**
+   * Takes a list answer another judge of a {@link JudgePool} judged as its list's last answer,
+   * without judging or counting it, so that the next answer of the list here pairs with it as one
+   * judge of all the traffic would pair them (`list_two_shapes`: engine/evidence.ts `PairFinder.recall`).
+   * @param index the answer's number in the traffic (its case id is `observed#<index>`)
+   * @param replace forget what this judge kept of that list first (the first answer of a list handed over)
+   */
+  recall(observed: ObservedExchange, index: number, replace: boolean): void {
+    const { request } = observed;
+    const judges = this.#judgesOf(request, observed.response);
+    const match = judges.matcher.match(request.method.toUpperCase(), new URL(request.url).pathname);
+    if (!match || !observed.response) return;
+    const exchange: Exchange = { case: observedCase(`observed#${index}`, request, match), operationId: match.operation.operationId, request, response: observed.response };
+    judges.single.recall(match.operation, exchange, replace);
   }
 
   /** Forgets every page walk and every exchange awaiting its pair (engine/evidence.ts), as a write by any client does. */

@@ -12,10 +12,18 @@ import type { JudgeWorkerData } from './judge-worker.js';
 import type { ObservedState, ObservedVerdict } from './judge.js';
 import type { ObservedExchange, RawAnswer } from './exchange.js';
 
-/** Where an exchange stands in the pool's traffic: its number, and the secret names given since the thread's last exchange. */
+/** A list answer another thread judged, handed to this one before the next answer of its list: decoded, or as it came off the wire. */
+export type ContextAnswer = { index: number; exchange: ObservedExchange } | { index: number; request: ObservedExchange['request']; answer: RawAnswer };
+
+/**
+ * Where an exchange stands in the pool's traffic: its number, the secret names given since the
+ * thread's last exchange, and the answers of its list that other threads judged last, oldest
+ * first (engine/observed/judge-pool.ts; `ObservedJudge.recall`).
+ */
 export interface Routing {
   index: number;
   names: SecretRef[];
+  context?: ContextAnswer[];
 }
 
 type Reply = { verdict?: ObservedVerdict; state?: ObservedState };
@@ -129,7 +137,8 @@ export class WorkerJudge {
 
   /** Judges (and records) one exchange on the judging thread. */
   judgeAsync(exchange: ObservedExchange, startedAt: Date, routing: Routing): Promise<ObservedVerdict> {
-    return this.#verdict({ ...routing, exchange, startedAt: startedAt.toISOString() }, EXCHANGE_LOAD + (exchange.response?.body.length ?? 0));
+    const { message, load } = withContext(routing);
+    return this.#verdict({ ...message, exchange, startedAt: startedAt.toISOString() }, EXCHANGE_LOAD + (exchange.response?.body.length ?? 0) + load);
   }
 
   /**
@@ -175,5 +184,25 @@ export class WorkerJudge {
 function rawMessage(request: ObservedExchange['request'], answer: RawAnswer, startedAt: Date, routing: Routing): { message: object; load: number; transfer: ArrayBuffer[] } {
   // A copy of its own: a small Buffer lives in Node's shared pool, which must never be moved.
   const raw = new Uint8Array(answer.raw);
-  return { message: { ...routing, request, answer: { ...answer, raw }, startedAt: startedAt.toISOString() }, load: EXCHANGE_LOAD + raw.byteLength, transfer: [raw.buffer as ArrayBuffer] };
+  const { message, load } = withContext(routing);
+  return { message: { ...message, request, answer: { ...answer, raw }, startedAt: startedAt.toISOString() }, load: EXCHANGE_LOAD + raw.byteLength + load, transfer: [raw.buffer as ArrayBuffer] };
+}
+
+/**
+ * The routing as posted, and what its context adds to the thread's load: each answer of the
+ * context is decoded and parsed there too. A raw answer's bytes are copied, since a small Buffer's
+ * whole pool would be cloned with it.
+ */
+function withContext(routing: Routing): { message: Routing; load: number } {
+  if (!routing.context) return { message: routing, load: 0 };
+  let load = 0;
+  const context = routing.context.map((entry): ContextAnswer => {
+    if ('exchange' in entry) {
+      load += EXCHANGE_LOAD + (entry.exchange.response?.body.length ?? 0);
+      return entry;
+    }
+    load += EXCHANGE_LOAD + entry.answer.raw.length;
+    return { ...entry, answer: { ...entry.answer, raw: Buffer.from(new Uint8Array(entry.answer.raw)) } };
+  });
+  return { message: { ...routing, context }, load };
 }

@@ -2,7 +2,7 @@
 // of several clients, a write read back, a write between two pages, scopes, an anonymous request,
 // an undocumented route, a cookie, an unreachable target) gives the same verdicts and the same
 // results, failures, counts and secret names included, from one ObservedJudge and from pools of
-// 1 and 3 threads.
+// 1 and 3 threads, the shapes of one list judged on several threads among them.
 import { performance } from 'node:perf_hooks';
 import { request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -36,7 +36,7 @@ async function send(method: string, path: string, token: string | undefined, ext
 
 beforeAll(async () => {
   specs = await Promise.all(API_VERSIONS.map((v) => loadSpec(specPath(v))));
-  reference = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: false, control: false, faults: ['pages_overlap', 'timestamps_not_utc', 'scopes_ignored', 'benefits_update_not_persisted'] });
+  reference = await startReferenceServer({ host: '127.0.0.1', port: 0, rateLimit: false, control: false, faults: ['pages_overlap', 'timestamps_not_utc', 'scopes_ignored', 'benefits_update_not_persisted', 'list_depends_on_page_size'] });
   roles = ROLES.map((role) => ({ token: (reference.tokens as Record<string, string>)[role]!, role, env: `CONFORMANCE_${role.toUpperCase()}_TOKEN` }));
   const { admin, reader, no_scope: noScope } = reference.tokens as Record<string, string>;
   for (const token of [admin, reader]) for (let page = 1; page <= 3; page++) await send('GET', `/v1/products/?limit=2&page=${page}`, token);
@@ -44,6 +44,10 @@ beforeAll(async () => {
   await send('GET', '/v1/products/?limit=2', noScope);
   await send('GET', '/v1/products/?limit=2', undefined);
   await send('GET', '/v1/refunds/?limit=2', admin, { cookie: 'session=a-cookie-secret' });
+  // One list under two page sizes (routed apart: the second one's thread is handed the first), then a third.
+  await send('GET', '/v1/products/?limit=10', admin);
+  await send('GET', '/v1/products/?limit=50&sorting=name', admin);
+  await send('GET', '/v1/products/?limit=20', admin);
   await send('GET', '/v1/products/?limit=2&page=1&sorting=name', reader);
   const product = reference.fixtures.product_id!;
   const before = (await send('GET', `/v1/products/${product}`, admin)) as { benefits: unknown[] };
@@ -91,6 +95,7 @@ describe('JudgePool', () => {
     expect(failed('products:list', 'pages_disjoint_and_complete')).toBeDefined();
     expect(failed('products:list', 'insufficient_scope_rejected')).toBeDefined();
     expect(failed('products:update_benefits', 'write_effect_visible')).toBeDefined();
+    expect(failed('products:list', 'pagination_total_stable')?.failures.map((f) => f.kind)).toEqual(['total_count_differs_by_shape']);
     expect(failed('products:list', 'timestamps_utc')?.failures[0]?.message).toMatch(/\(seen on \d+ exchanges\)$/);
     expect(results.cells.find((c) => c.checkId === 'operation_documented')?.operationId).toBe('GET /v1/nothing-here');
     expect(results.errors.map((e) => e.code)).toEqual(['CNF_ERR_TARGET_UNREACHABLE']);
