@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto';
 import type { LoadedSpec, Operation } from '../core/spec/load.js';
 import type { Check } from '../core/types.js';
 import { mediaTypeOf } from './content-type-conformance.js';
@@ -6,26 +5,44 @@ import { brief } from './support.js';
 
 type Validation = ReturnType<LoadedSpec['validateResponse']>;
 
-/** Most validations remembered per document; past it, the memory starts again. */
-const MAX_REMEMBERED = 5_000;
-/** Per document, the validation of each (operation, status, media type, body text) seen. */
-const validations = new WeakMap<LoadedSpec, Map<string, Validation>>();
+/** Most characters of bodies remembered per document; past it, the memory starts again. */
+const MAX_REMEMBERED_CHARS = 16 * 1024 * 1024;
+/** Most bodies remembered per operation, status, media type and length; past it, the oldest is let go. */
+const MAX_SAME_LENGTH = 8;
+/** A body validated, and its validation. */
+interface Remembered {
+  text: string;
+  validation: Validation;
+}
+/** Per document, the validations of the bodies seen, by operation, status, media type and body length. */
+const validations = new WeakMap<LoadedSpec, { bodies: Map<string, Remembered[]>; chars: number }>();
 
 /**
- * The validation of a body against its documented schema, remembered by the body's text (its
- * SHA-1, in one call of Node's `crypto.hash`, which saves the Hash object of `createHash`): a target
+ * The validation of a body against its documented schema, remembered by the body's text: a target
  * answers many cases with the same page, and validating a page of records costs far more than
- * hashing its text. The verdict is the validator's own.
+ * comparing its text with the few of the same length seen before (a body of a length not seen
+ * before costs a lookup, where a hash of it cost as much as the validation of a small page). The
+ * verdict is the validator's own.
  */
 function validate(spec: LoadedSpec, operation: Operation, key: string, mediaType: string, text: string, json: unknown): Validation {
   let known = validations.get(spec);
-  if (!known) validations.set(spec, (known = new Map()));
-  const id = `${operation.method} ${operation.path} ${key} ${mediaType}\u0000${hash('sha1', text, 'base64')}`;
-  if (known.has(id)) return known.get(id);
-  const result = spec.validateResponse(operation, key, mediaType, json);
-  if (known.size >= MAX_REMEMBERED) known.clear();
-  known.set(id, result);
-  return result;
+  if (!known) validations.set(spec, (known = { bodies: new Map(), chars: 0 }));
+  const id = `${operation.method} ${operation.path} ${key} ${mediaType} ${text.length}`;
+  let same = known.bodies.get(id);
+  const seen = same?.find((remembered) => remembered.text === text);
+  if (seen) return seen.validation;
+  const validation = spec.validateResponse(operation, key, mediaType, json);
+  if (text.length > MAX_REMEMBERED_CHARS) return validation;
+  if (known.chars + text.length > MAX_REMEMBERED_CHARS) {
+    known.bodies.clear();
+    known.chars = 0;
+    same = undefined;
+  }
+  if (!same) known.bodies.set(id, (same = []));
+  same.push({ text, validation });
+  known.chars += text.length;
+  if (same.length > MAX_SAME_LENGTH) known.chars -= same.shift()!.text.length;
+  return validation;
 }
 
 /**

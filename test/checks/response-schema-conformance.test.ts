@@ -34,6 +34,7 @@ const validProduct = {
 const cases: ExchangeCase[] = [
   ['schema: valid product with unknown field passes', responseSchemaConformance, 'products:list', { body: list([validProduct]) }, []],
   ['schema: product without is_archived fails', responseSchemaConformance, 'products:list', { body: list([{ ...validProduct, is_archived: undefined }]) }, ['schema_violation']],
+  // As long as the first body, and so judged on its own rather than by the first one's validation remembered.
   ['schema: visibility outside the closed enum fails', responseSchemaConformance, 'products:list', { body: list([{ ...validProduct, visibility: 'hidden' }]) }, ['schema_violation']],
   ['schema: garbage body fails', responseSchemaConformance, 'products:list', { rawBody: '{"items": [' }, ['malformed_json']],
   ['schema: 401 body passes', responseSchemaConformance, 'products:list', { status: 401, body: { error: 'Unauthorized', detail: 'no token' } }, []],
