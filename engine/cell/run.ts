@@ -115,19 +115,19 @@ async function judgeCell(input: CellInput, cell: CellMeta): Promise<CellMeta> {
     const key = `${kind} ${input.seed} ${params.numRuns}`;
     let drawn = input.draws.get(key) as CaseInput[] | undefined;
     if (!drawn) input.draws.set(key, (drawn = fc.sample(timedDrawing(inputs), { ...params, examples: examples.map(([example]) => example) })));
-    replayFrom = await firstFailingAhead(drawn, {
+    replayFrom = await firstFailingAhead(drawn, caseKeys(drawn), {
       gather: (caseInput, number) => gatherEvidence(client, operation, check, testCase(operation, target, caseInput, role, check.needs, number)),
       reusesVerdicts: memo !== undefined,
-      known: (caseInput) => (memo ? memo.get(JSON.stringify(caseInput)) : undefined),
-      judge: (caseInput, { exchange, history }) => {
+      known: (caseKey) => memo?.get(caseKey),
+      judge: (caseInput, caseKey, { exchange, history }) => {
         [...history, exchange].forEach(observed.add);
         const findings = timed('judging', () => judgeEvidence(check, ctx, exchange, history));
-        if (memo && findings.length === 0) memo.set(JSON.stringify(caseInput), { findings, exchange });
+        if (memo && findings.length === 0) memo.set(caseKey, { findings, exchange });
         return findings;
       },
-      counted: (known) => {
+      // A verdict reused is of an exchange this cell observed when it judged it first.
+      counted: () => {
         cell.cases++;
-        if (known) observed.add(known.exchange);
       },
     });
     if (replayFrom === undefined) {
@@ -159,11 +159,21 @@ interface AheadSteps {
   gather(caseInput: CaseInput, number: number): Promise<{ exchange: Exchange; history: Exchange[] }>;
   /** Whether a passing verdict is reused for a case drawn again ({@link known}). */
   reusesVerdicts: boolean;
-  /** A passing verdict already judged for the same case, if any. */
-  known(caseInput: CaseInput): { findings: Finding[]; exchange: Exchange } | undefined;
-  judge(caseInput: CaseInput, evidence: { exchange: Exchange; history: Exchange[] }): Finding[];
+  /** A passing verdict already judged for the same case (by its key, {@link caseKeys}), if any. */
+  known(caseKey: string): { findings: Finding[]; exchange: Exchange } | undefined;
+  judge(caseInput: CaseInput, caseKey: string, evidence: { exchange: Exchange; history: Exchange[] }): Finding[];
   /** Called once per case judged, in order, with the verdict reused when there was one. */
   counted(known: { findings: Finding[]; exchange: Exchange } | undefined): void;
+}
+
+/** The keys of drawn cases, made once per drawn list (shared by the cells of an operation). */
+const drawnKeys = new WeakMap<readonly CaseInput[], readonly string[]>();
+
+/** Each drawn case's key (its JSON): equal cases ask the same question. */
+function caseKeys(cases: readonly CaseInput[]): readonly string[] {
+  let keys = drawnKeys.get(cases);
+  if (!keys) drawnKeys.set(cases, (keys = cases.map((caseInput) => JSON.stringify(caseInput))));
+  return keys;
 }
 
 /**
@@ -174,19 +184,18 @@ interface AheadSteps {
  * not sent. Only for reads, whose evidence does not depend on what was sent before.
  * @see docs/decisions.md (Harness: cases drawn once per operation)
  */
-async function firstFailingAhead(cases: readonly CaseInput[], steps: AheadSteps): Promise<number | undefined> {
+async function firstFailingAhead(cases: readonly CaseInput[], keys: readonly string[], steps: AheadSteps): Promise<number | undefined> {
   const sent = new Map<number, Promise<{ exchange: Exchange; history: Exchange[] }>>();
   const pendingKeys = new Set<string>();
   let next = 0;
   const sendUpTo = (last: number) => {
     for (; next <= Math.min(last, cases.length - 1); next++) {
-      const caseInput = cases[next]!;
-      if (steps.known(caseInput)) continue;
-      const key = JSON.stringify(caseInput);
+      const key = keys[next]!;
+      if (steps.known(key)) continue;
       // The same case in flight already: its verdict will be known when this one is judged, or it fails first.
       if (steps.reusesVerdicts && pendingKeys.has(key)) continue;
       pendingKeys.add(key);
-      const gathering = steps.gather(caseInput, next);
+      const gathering = steps.gather(cases[next]!, next);
       // A case sent ahead of a failure is never awaited: its rejection must not go unhandled.
       gathering.catch(() => undefined);
       sent.set(next, gathering);
@@ -195,7 +204,7 @@ async function firstFailingAhead(cases: readonly CaseInput[], steps: AheadSteps)
   for (let i = 0; i < cases.length; i++) {
     sendUpTo(i + CASES_AHEAD);
     const caseInput = cases[i]!;
-    const known = steps.known(caseInput);
+    const known = steps.known(keys[i]!);
     if (known) {
       steps.counted(known);
       continue;
@@ -203,7 +212,7 @@ async function firstFailingAhead(cases: readonly CaseInput[], steps: AheadSteps)
     steps.counted(undefined);
     try {
       const evidence = await (sent.get(i) ?? steps.gather(caseInput, i));
-      if (steps.judge(caseInput, evidence).length > 0) return i;
+      if (steps.judge(caseInput, keys[i]!, evidence).length > 0) return i;
     } catch {
       return i;
     }
