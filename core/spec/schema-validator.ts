@@ -61,8 +61,21 @@ const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 export const MAX_RECURSION = 3;
 
 /**
+ * Most schema objects an unrolled copy may hold. A schema whose cycles cross each other grows
+ * with the product of its cycles at each level: Rebilly's Dispute body (a dispute, its
+ * transaction, the transaction's customer and their own links) unrolled to 3 levels was a copy
+ * of 2.2 MB, whose predicate was 27 MB of code and held about 300 MB of memory per thread; the
+ * bundled API's largest copy holds fewer than 2,000. Past it the copy is made with fewer levels.
+ */
+export const MAX_UNROLLED_NODES = 4_000;
+
+/** Thrown inside {@link acyclic} when a copy grows past {@link MAX_UNROLLED_NODES}. */
+const TOO_LARGE = new Error('the unrolled schema is too large');
+
+/**
  * The schema itself when it has no cycle, else a finite copy: a schema object met again inside
- * itself is unrolled {@link MAX_RECURSION} times, then replaced by `true` (any value).
+ * itself is unrolled {@link MAX_RECURSION} times, then replaced by `true` (any value); with fewer
+ * levels (down to one) when that copy would hold more than {@link MAX_UNROLLED_NODES} objects.
  */
 export function acyclic(schema: Schema): Schema {
   const seen = new WeakSet<object>();
@@ -81,14 +94,32 @@ export function acyclic(schema: Schema): Schema {
   };
   scan(schema, new Set());
   if (!circular) return schema;
+  for (let levels = MAX_RECURSION; levels > 1; levels--) {
+    try {
+      return unrolled(schema, levels, MAX_UNROLLED_NODES);
+    } catch (error) {
+      if (error !== TOO_LARGE) throw error;
+    }
+  }
+  return unrolled(schema, 1, Infinity);
+}
+
+/**
+ * A copy of a circular schema in which a schema object met again inside itself is unrolled
+ * `levels` times, then replaced by `true`.
+ * @throws {@link TOO_LARGE} when the copy would hold more than `maxNodes` objects
+ */
+function unrolled(schema: Schema, levels: number, maxNodes: number): Schema {
+  let nodes = 0;
   // Only schemas are cut, never the maps and lists that hold them (a `properties` object met again).
   const copy = (node: unknown, open: Map<object, number>, holder: boolean): unknown => {
     if (!node || typeof node !== 'object') return node;
+    if (++nodes > maxNodes) throw TOO_LARGE;
     if (holder) {
       return Array.isArray(node) ? node.map((v) => copy(v, open, false)) : Object.fromEntries(Object.entries(node).map(([k, v]) => [k, copy(v, open, false)]));
     }
     const level = open.get(node) ?? 0;
-    if (level >= MAX_RECURSION) return true;
+    if (level >= levels) return true;
     open.set(node, level + 1);
     const out = Array.isArray(node)
       ? node.map((v) => copy(v, open, false))
@@ -103,7 +134,8 @@ export function acyclic(schema: Schema): Schema {
 /**
  * The predicate of a (dereferenced) schema, compiled once per schema object and per schema text.
  * A circular schema (a recursive `$ref` dereferenced into a cycle) is checked to
- * {@link MAX_RECURSION} levels of its recursion; deeper, any value is accepted.
+ * {@link MAX_RECURSION} levels of its recursion (fewer for a schema whose copy would be too large:
+ * {@link acyclic}); deeper, any value is accepted.
  * @throws Error from ajv when the schema cannot be compiled (a `$ref` that does not resolve)
  */
 export function schemaValidator(schema: Schema | boolean): SchemaPredicate {

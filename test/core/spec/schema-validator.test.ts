@@ -1,6 +1,6 @@
 // Contract tests of the generators' schema predicate: the document dialect, formats, caching.
 import { describe, expect, test } from 'vitest';
-import { MAX_RECURSION, schemaValidator } from '../../../core/spec/schema-validator.js';
+import { acyclic, MAX_RECURSION, MAX_UNROLLED_NODES, schemaValidator } from '../../../core/spec/schema-validator.js';
 
 describe('schemaValidator', () => {
   test.each([
@@ -34,5 +34,27 @@ describe('schemaValidator', () => {
     expect(valid({ n: 1, next: { n: 2 } })).toBe(true);
     expect(valid({ n: 1, next: { n: 'two' } })).toBe(false);
     expect(valid(deep)).toBe(true);
+  });
+
+  test('a schema whose cycles cross each other is unrolled to fewer levels, within MAX_UNROLLED_NODES objects', () => {
+    // Six schemas that each link to all six, with a few fields each: unrolled to MAX_RECURSION
+    // levels per schema, the copy would hold millions of objects (the product of the cycles).
+    const nodes = Array.from({ length: 6 }, (_, i): Record<string, any> => ({ type: 'object', properties: { [`field${i}`]: { type: 'integer' } } }));
+    for (const node of nodes) nodes.forEach((other, j) => (node.properties[`link${j}`] = other));
+    const count = (node: unknown): number => (!node || typeof node !== 'object' ? 0 : 1 + Object.values(node).reduce((sum: number, value) => sum + count(value), 0));
+    const copy = acyclic(nodes[0]!);
+    expect(count(copy)).toBeLessThanOrEqual(MAX_UNROLLED_NODES);
+    // Still checked at its first levels: a wrong field one link down is refused.
+    const valid = schemaValidator(nodes[0]!);
+    expect(valid({ field0: 1, link1: { field1: 2 } })).toBe(true);
+    expect(valid({ field0: 1, link1: { field1: 'two' } })).toBe(false);
+  });
+
+  test('a circular schema small enough keeps every level (the copy is the same as before the bound)', () => {
+    const node: Record<string, any> = { type: 'object', properties: { n: { type: 'integer' } } };
+    node.properties.next = node;
+    let depth = 0;
+    for (let at: any = acyclic(node); at !== true; at = at.properties.next) depth++;
+    expect(depth).toBe(MAX_RECURSION);
   });
 });
