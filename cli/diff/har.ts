@@ -5,14 +5,19 @@
  * appearance, timestamps by format, unordered lists in a canonical order). Ids the recording's
  * answers handed out are replaced in later requests by those the replay got, so that a session of
  * creates and reads replays as one. The report is per operation: how many exchanges agree, and the
- * first differences of those that do not.
+ * first differences of those that do not. A browser's session holds the page's own requests too
+ * (its document, scripts, styles, calls to other origins): those are not the API's traffic, and are
+ * set aside as `conformance check` sets them aside (engine/observed/api-traffic.ts), never replayed.
  * @see docs/observed.md (diff --har); docs/usage.md (Differential testing against the reference)
  */
 import { request as undiciRequest, Agent } from 'undici';
 import { HarnessError } from '../../core/errors.js';
 import { API_VERSIONS, loadSpec, specPath, type ApiVersion } from '../../core/spec/load.js';
 import type { Exchange, HttpResponse, Role } from '../../core/types.js';
+import { apiOriginsOf, apiScope, TrafficSorter } from '../../engine/observed/api-traffic.js';
 import { readHar } from '../../engine/observed/har.js';
+import type { NotApiTraffic } from '../../engine/results.js';
+import { notApiExchangeLine, notApiTrafficHeadline } from '../../reporters/format.js';
 import { OperationMatcher } from '../../engine/observed/match.js';
 import { flatHeaders, observedResponse } from '../../engine/observed/response.js';
 import type { ObservedExchange } from '../../engine/observed/exchange.js';
@@ -53,6 +58,8 @@ export interface OperationFidelity {
 export interface DiffHarOutcome {
   exitCode: 0 | 1;
   operations: OperationFidelity[];
+  /** The entries set aside as not the API's traffic (a page's own requests, other origins), not replayed. */
+  notApiTraffic: NotApiTraffic;
 }
 
 const SKIPPED_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding']);
@@ -89,6 +96,9 @@ export async function diffHar(options: DiffHarOptions): Promise<DiffHarOutcome> 
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new HarnessError('CNF_ERR_CONFIG_INVALID', `--target must be an http or https URL, not ${base.protocol}`);
   const specs = await Promise.all(API_VERSIONS.map((v) => loadSpec(specPath(v))));
   const matcher = new OperationMatcher(specs[0]!);
+  // The API's origins are those at which a recorded request matches an operation (as `conformance check` finds them).
+  const origins = apiOriginsOf(recorded, specs);
+  const sorter = new TrafficSorter(apiScope(specs, origins ? { origins } : {}));
   // A placeholder of a role's variable is that role's token of the embedded reference, else the variable's value.
   const roleTokens = new Map<string, string>();
   if (running) for (const role of ROLES) { const token = (running.tokens as Partial<Record<Role, string>>)[role]; if (token) roleTokens.set(`CONFORMANCE_${role.toUpperCase()}_TOKEN`, token); }
@@ -103,9 +113,10 @@ export async function diffHar(options: DiffHarOptions): Promise<DiffHarOutcome> 
   const byOperation = new Map<string, OperationFidelity>();
   const maps = { target: new IdMap(), reference: new IdMap() };
   try {
-    for (const entry of recorded) {
+    for (const [i, entry] of recorded.entries()) {
       const url = new URL(entry.request.url);
       const match = matcher.match(entry.request.method, url.pathname);
+      if (sorter.setAside(entry, i + 1, match !== undefined) !== undefined) continue;
       const operationId = match?.operation.operationId ?? `${entry.request.method.toUpperCase()} ${url.pathname}`;
       const what = `${entry.request.method.toUpperCase()} ${url.pathname}`;
       const replayed = await replay(entry, `${base.origin}${base.pathname.replace(/\/+$/, '')}${swap(url.pathname + url.search)}`, fill, swap, agent, options.timeoutMs ?? 10_000);
@@ -130,8 +141,9 @@ export async function diffHar(options: DiffHarOptions): Promise<DiffHarOutcome> 
   }
   const operations = [...byOperation.values()];
   const exitCode = operations.every((o) => o.same === o.exchanges) ? 0 : 1;
-  out.write(formatFidelity(operations, { har: options.har, against: options.target ?? `the embedded reference (demo data of seed ${options.referenceSeed ?? 1})` }));
-  return { exitCode, operations };
+  const notApiTraffic = sorter.summary();
+  out.write(formatFidelity(operations, { har: options.har, against: options.target ?? `the embedded reference (demo data of seed ${options.referenceSeed ?? 1})`, notApiTraffic }));
+  return { exitCode, operations, notApiTraffic };
 }
 
 async function replay(entry: ObservedExchange, url: string, fill: (text: string) => string, swap: (text: string) => string, agent: Agent, timeoutMs: number): Promise<ObservedExchange> {
@@ -152,7 +164,7 @@ async function replay(entry: ObservedExchange, url: string, fill: (text: string)
 }
 
 /** The per-operation fidelity report, as printed. */
-export function formatFidelity(operations: readonly OperationFidelity[], context: { har: string; against: string }): string {
+export function formatFidelity(operations: readonly OperationFidelity[], context: { har: string; against: string; notApiTraffic?: NotApiTraffic }): string {
   const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
   const lines = [`conformance diff --har ${context.har}: the recorded answers against ${context.against}`];
   const width = Math.max(9, ...operations.map((o) => o.operationId.length));
@@ -163,6 +175,12 @@ export function formatFidelity(operations: readonly OperationFidelity[], context
   }
   const same = operations.reduce((n, o) => n + o.same, 0);
   const total = operations.reduce((n, o) => n + o.exchanges, 0);
+  const aside = context.notApiTraffic;
+  if (aside && aside.count > 0) {
+    lines.push('', `Not API traffic, not replayed (${notApiTrafficHeadline(aside)}):`);
+    for (const exchange of aside.listed) lines.push(`  ${notApiExchangeLine(exchange)}`);
+    if (aside.count > aside.listed.length) lines.push(`  and ${aside.count - aside.listed.length} more`);
+  }
   lines.push('', `${same} of ${total} exchanges the same over ${operations.length} operations${same === total ? '' : ' (exit 1)'}`, '');
   return lines.join('\n');
 }

@@ -1,8 +1,9 @@
 // `conformance diff --har`: a session recorded by the proxy, replayed in order to a reference with
 // the same demo data, agrees exchange for exchange (ids and timestamps normalized, the ids a write
 // handed out carried into later requests); replayed to a reference with a fault, the operations the
-// fault changes differ, per operation (exit 1).
-import { mkdtempSync } from 'node:fs';
+// fault changes differ, per operation (exit 1). A browser's session: the page's own requests are set
+// aside, never replayed.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -66,5 +67,28 @@ describe('conformance diff --har', () => {
     expect(outcome.operations.find((o) => o.operationId === 'products:get')?.same).toBe(1);
     expect(outcome.operations.find((o) => o.operationId === 'products:list')?.differences.map((d) => d.where)).toContain('GET /v1/products/ body.pagination.total_count');
     expect(printed).toMatch(/products:list\s+0\/1 the same, 1 differ/);
+  }, 60_000);
+
+  test('a browser\'s session: the page\'s document and a script of another origin are set aside, not replayed; the API calls are', async () => {
+    type Entry = { request: { method: string; url: string; headers: { name: string; value: string }[] }; response: { status: number; headers: { name: string; value: string }[]; content: Record<string, unknown> } };
+    const recorded = JSON.parse(readFileSync(har, 'utf8')) as { log: { entries: Entry[] } };
+    const first = recorded.log.entries[0]!;
+    const origin = new URL(first.request.url).origin;
+    const page = (url: string, dest: string, mimeType: string): Entry => ({
+      ...first,
+      request: { ...first.request, method: 'GET', url, headers: [{ name: 'accept', value: 'text/html,*/*' }, { name: 'sec-fetch-dest', value: dest }] },
+      response: { ...first.response, status: 200, headers: [{ name: 'content-type', value: mimeType }], content: { size: 13, mimeType, text: '<html></html>' } },
+    });
+    recorded.log.entries = [page(`${origin}/dashboard`, 'document', 'text/html'), page('https://cdn.example.com/app.js', 'script', 'text/javascript'), ...recorded.log.entries];
+    const browser = path.join(dir, 'browser.har');
+    writeFileSync(browser, JSON.stringify(recorded));
+    printed = '';
+    const outcome = await diffHar({ har: browser, out: out() });
+    expect(outcome.operations.map((o) => o.operationId)).toEqual(['products:list', 'products:get', 'refunds:list', 'files:create', 'files:list']);
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.notApiTraffic.count).toBe(2);
+    expect(outcome.notApiTraffic.listed.map((e) => [e.exchange, e.url])).toEqual([[1, `${origin}/dashboard`], [2, 'https://cdn.example.com/app.js']]);
+    expect(printed).toMatch(/Not API traffic, not replayed \(2 exchanges/);
+    expect(printed).toMatch(/5 of 5 exchanges the same over 5 operations\n/);
   }, 60_000);
 });
