@@ -78,21 +78,30 @@ export function emitEvent(store: Store, type: string, data: Record<string, unkno
   return event;
 }
 
+/** Records a payload embeds whose own organization_id says the event's (a benefit grant's customer and benefit). */
+const EMBEDDED_WITH_ORGANIZATION = ['customer', 'benefit'] as const;
+
 /**
  * The organization an event belongs to: `data.organization_id` when the payload carries it,
  * otherwise the organization of the record whose id is `data.id` in any collection of the store
- * (seats, subscriptions and files are serialized without one).
- * @returns the organization id, or undefined when neither says
+ * (seats, subscriptions and files are serialized without one), otherwise that of a record the
+ * payload embeds (a benefit grant, which has no record of its own: its customer's).
+ * @returns the organization id, or undefined when none says
  */
 export function eventOrganization(store: Store, event: EventRecord): string | undefined {
   const { organization_id: organizationId, id } = event.data;
   if (typeof organizationId === 'string') return organizationId;
-  if (typeof id !== 'string') return undefined;
-  for (const value of Object.values(store)) {
-    if (value instanceof Collection) {
-      const record = value.get(id) as { organization_id?: unknown } | undefined;
-      if (record && typeof record.organization_id === 'string') return record.organization_id;
+  if (typeof id === 'string') {
+    for (const value of Object.values(store)) {
+      if (value instanceof Collection) {
+        const record = value.get(id) as { organization_id?: unknown } | undefined;
+        if (record && typeof record.organization_id === 'string') return record.organization_id;
+      }
     }
+  }
+  for (const key of EMBEDDED_WITH_ORGANIZATION) {
+    const embedded = event.data[key] as { organization_id?: unknown } | null | undefined;
+    if (embedded && typeof embedded === 'object' && typeof embedded.organization_id === 'string') return embedded.organization_id;
   }
   return undefined;
 }

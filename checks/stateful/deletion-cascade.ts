@@ -59,16 +59,20 @@ export function subscriptionCascade(ids: readonly string[], before: readonly Ite
 
 /**
  * The event of the log that shows record `id` revoked: one whose data is the record (`data.id`)
- * with status `revoked`, or one of a kind ending in `.revoked` that names it as `data.<field>`
- * (a benefit grant's event names its license key as `license_key_id`).
+ * with status `revoked`, or one of a kind ending in `.revoked` that names it as `data.<field>` or
+ * `data.properties.<field>` (the platform's benefit grant event names its license key in the
+ * grant's properties: `properties.license_key_id`).
  * @param field the field that names the record in events about another resource (`license_key_id`)
  * @returns the first such event, or undefined
+ * @see the platform's public OpenAPI document (Polar API 2026-10), schema BenefitGrantLicenseKeysWebhook
  */
 export function revocationEvent(events: readonly TargetEvent[], id: string, field?: string): TargetEvent | undefined {
   return events.find((event) => {
     const data = event.data ?? {};
     if (data.id === id && data.status === 'revoked') return true;
-    return field !== undefined && data[field] === id && event.type.endsWith('.revoked');
+    if (field === undefined || !event.type.endsWith('.revoked')) return false;
+    const properties = data.properties;
+    return data[field] === id || (properties !== null && typeof properties === 'object' && (properties as Record<string, unknown>)[field] === id);
   });
 }
 

@@ -203,7 +203,7 @@ describe('customers, subscriptions and license keys', () => {
     if (!granted.ok) throw new Error(granted.error.message);
     expect(granted.value).toMatchObject({ customer_id: owner.id, status: 'granted', key: expect.stringMatching(/-[0-9A-F]{8}-/) });
     await server.send('DELETE', `/v1/customers/external/${owner.external_id}`);
-    expect(server.control.events('benefit_grant.revoked').map((e) => e.data.license_key_id)).toContain(granted.value.id);
+    expect(server.control.events('benefit_grant.revoked').map((e) => (e.data.properties as { license_key_id?: string }).license_key_id)).toContain(granted.value.id);
   });
 });
 

@@ -8,12 +8,14 @@ import { planTransition, type TransitionRefused } from '../../machine.js';
 import type { LicenseKeyRecord, LicenseKeyStatus } from '../../records.js';
 import { fail, ok, type Result } from '../../result.js';
 import { nowTimestamp } from '../../store.js';
+import { benefitGrantEventData } from './serializer.js';
 import { LICENSE_KEY_TRANSITIONS, type LicenseKeyTransition } from './transitions.js';
 
 export { LICENSE_KEY_TRANSITIONS, type LicenseKeyTransition };
 
 /**
- * Fires a license key transition and emits its events (data: the grant's benefit, customer and key ids).
+ * Fires a license key transition and emits its events (data: the grant, as the platform sends it:
+ * ./serializer.ts `benefitGrantEventData`).
  * @returns the key, or the refusal when its status does not allow the transition
  */
 export function fireLicenseKeyTransition(ctx: MachineContext, licenseKey: LicenseKeyRecord, name: LicenseKeyTransition): Result<LicenseKeyRecord, TransitionRefused<LicenseKeyStatus>> {
@@ -22,8 +24,6 @@ export function fireLicenseKeyTransition(ctx: MachineContext, licenseKey: Licens
   const at = nowTimestamp(ctx.store);
   // Through the collection, like every stored change, so that its indexes and the change counter follow.
   ctx.store.licenseKeys.update(licenseKey, { status: planned.value.to, modified_at: at });
-  for (const type of planned.value.events) {
-    emitEvent(ctx.store, type, { benefit_id: licenseKey.benefit_id, customer_id: licenseKey.customer_id, license_key_id: licenseKey.id, organization_id: licenseKey.organization_id, revoked_at: at });
-  }
+  for (const type of planned.value.events) emitEvent(ctx.store, type, benefitGrantEventData(ctx, licenseKey));
   return ok(licenseKey);
 }

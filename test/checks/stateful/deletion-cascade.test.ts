@@ -35,6 +35,8 @@ describe('revocations', () => {
     ['the record, but not revoked', [event('e1', 'customer_seat.claimed', { id: SEAT, status: 'claimed' })], SEAT, undefined, false],
     ['another record revoked', [event('e1', 'customer_seat.revoked', { id: 'seat-2', status: 'revoked' })], SEAT, undefined, false],
     ['a grant event naming the key', [event('e1', 'benefit_grant.revoked', { license_key_id: KEY, revoked_at: '2026-06-01T12:00:00Z' })], KEY, 'license_key_id', true],
+    ['the platform\'s grant event, the key in its properties', [event('e1', 'benefit_grant.revoked', { id: 'grant-1', is_revoked: true, properties: { license_key_id: KEY, display_key: '****-ABCDEF' } })], KEY, 'license_key_id', true],
+    ['the platform\'s grant event of another key', [event('e1', 'benefit_grant.revoked', { id: 'grant-1', is_revoked: true, properties: { license_key_id: 'another-key' } })], KEY, 'license_key_id', false],
     ['a grant event naming the key, of another kind', [event('e1', 'benefit_grant.updated', { license_key_id: KEY })], KEY, 'license_key_id', false],
     ['a grant event naming the key, field not asked for', [event('e1', 'benefit_grant.revoked', { license_key_id: KEY })], KEY, undefined, false],
   ])('revocationEvent: %s', (_name, events, id, field, found) => {

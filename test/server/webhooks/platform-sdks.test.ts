@@ -18,7 +18,7 @@ const DAY_MS = 86_400_000;
 const KINDS = [
   'checkout.created', 'order.created', 'order.updated', 'order.paid', 'order.refunded', 'refund.created',
   'subscription.created', 'subscription.active', 'subscription.updated', 'subscription.cycled', 'subscription.past_due',
-  'subscription.canceled', 'subscription.revoked', 'customer.deleted', 'customer_seat.claimed',
+  'subscription.canceled', 'subscription.revoked', 'customer.deleted', 'customer_seat.claimed', 'benefit_grant.revoked',
 ];
 
 function value<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
@@ -69,11 +69,13 @@ describe('webhook deliveries verified by the platform\'s SDKs (validateEvent of 
     expect(claim.status).toBe(200);
     const customer = value(control.createCustomer({ external_id: `lifecycle-${round}` }));
     value(control.createClockSubscription({ customer_id: String(customer.id) }));
+    // Its license key, revoked with it (benefit_grant.revoked).
+    value(control.grantLicenseKey({ customer_id: String(customer.id) }));
     value(control.createClockSubscription({ customer_id: fixtures.customer_id!, trial_days: 3 }));
     value(control.createClockSubscription({ customer_id: fixtures.customer_id!, fail_payments: true }));
     value(control.createClockSubscription({ customer_id: fixtures.customer_id!, cancel_at_period_end: true }));
     await control.settleDeliveries(10_000);
-    // The customer's deletion cancels its subscription at once (subscription.canceled).
+    // The customer's deletion cancels its subscription at once (subscription.canceled) and revokes its license key (benefit_grant.revoked).
     const deleted = await fetch(`${reference.url}/v1/customers/external/lifecycle-${round}`, { method: 'DELETE', headers: { authorization: `Bearer ${reference.credentials.admin}` } });
     expect(deleted.status).toBeLessThan(300);
     await control.settleDeliveries(10_000);
@@ -88,7 +90,7 @@ describe('webhook deliveries verified by the platform\'s SDKs (validateEvent of 
     const after = judged.length - before;
 
     const kinds = new Set(judged.map((j) => j.type));
-    for (const kind of ['order.created', 'order.updated', 'order.paid', 'refund.created', 'subscription.created', 'subscription.active', 'subscription.cycled', 'subscription.past_due', 'subscription.canceled', 'subscription.revoked', 'customer_seat.claimed']) expect(kinds).toContain(kind);
+    for (const kind of ['order.created', 'order.updated', 'order.paid', 'refund.created', 'subscription.created', 'subscription.active', 'subscription.cycled', 'subscription.past_due', 'subscription.canceled', 'subscription.revoked', 'customer_seat.claimed', 'benefit_grant.revoked']) expect(kinds).toContain(kind);
     expect(before).toBeGreaterThan(10);
     expect(after).toBeGreaterThan(20);
 
