@@ -37,3 +37,10 @@ export interface RawAnswer {
   /** Milliseconds from sending the request to the end of the body. */
   elapsedMs: number;
 }
+
+/**
+ * A list answer another judging thread judged, handed to the thread of the list's next answer
+ * (engine/observed/judge-pool.ts): decoded, or as it came off the wire; `index` is its number in
+ * the traffic.
+ */
+export type ContextAnswer = { index: number; exchange: ObservedExchange } | { index: number; request: ObservedExchange['request']; answer: RawAnswer };

@@ -23,9 +23,9 @@ import type { LoadedSpec } from '../../core/spec/load.js';
 import type { HttpRequest, Role } from '../../core/types.js';
 import type { BaselineEntry } from '../baseline.js';
 import type { RunResults } from '../results.js';
-import type { ObservedExchange, RawAnswer } from './exchange.js';
+import type { ContextAnswer, ObservedExchange, RawAnswer } from './exchange.js';
 import { ObservedJudge, type ObservedJudgeOptions, type ObservedVerdict } from './judge.js';
-import { WorkerJudge, type ContextAnswer, type Routing } from './worker-judge.js';
+import { WorkerJudge, type Routing } from './worker-judge.js';
 
 /** Most judging threads a pool starts by default. */
 export const MAX_JUDGE_THREADS = 4;

@@ -10,10 +10,7 @@ import { HARNESS_ERROR_CODES, HarnessError, type HarnessErrorCode } from '../../
 import type { SecretRef } from '../../core/curl.js';
 import type { JudgeWorkerData } from './judge-worker.js';
 import type { ObservedState, ObservedVerdict } from './judge.js';
-import type { ObservedExchange, RawAnswer } from './exchange.js';
-
-/** A list answer another thread judged, handed to this one before the next answer of its list: decoded, or as it came off the wire. */
-export type ContextAnswer = { index: number; exchange: ObservedExchange } | { index: number; request: ObservedExchange['request']; answer: RawAnswer };
+import type { ContextAnswer, ObservedExchange, RawAnswer } from './exchange.js';
 
 /**
  * Where an exchange stands in the pool's traffic: its number, the secret names given since the
