@@ -142,6 +142,38 @@ describe('PairFinder: list_two_shapes', () => {
   });
 });
 
+describe('PairFinder.recall: a list\'s last answers taken from another finder (a judging thread of a pool)', () => {
+  const name = (finder: PairFinder, step: OperationExchange, names: Map<object, string>) => finder.observe(step.operation, step.exchange).map((pair) => [pair.relation, names.get(pair.subject.exchange), names.get(pair.other.exchange)]);
+
+  test('the next answer of the list pairs with the answers recalled, as with answers seen here', () => {
+    const [bare, ten, hundred] = [listProducts({}), listProducts({ limit: '10' }), listProducts({ limit: '100' })];
+    const names = new Map<object, string>([[bare.exchange, 'bare'], [ten.exchange, '10'], [hundred.exchange, '100']]);
+    const finder = new PairFinder();
+    finder.recall(bare.operation, bare.exchange, true);
+    finder.recall(ten.operation, ten.exchange, false);
+    expect(name(finder, hundred, names)).toEqual([['list_two_shapes', '100', '10'], ['list_two_shapes', '100', 'bare']]);
+  });
+
+  test('replace forgets what the finder kept of the list, which another finder has seen past', () => {
+    const [old, ten, hundred] = [listProducts({ limit: '20' }), listProducts({ limit: '10' }), listProducts({ limit: '100' })];
+    const names = new Map<object, string>([[old.exchange, 'old'], [ten.exchange, '10'], [hundred.exchange, '100']]);
+    const finder = new PairFinder();
+    finder.observe(old.operation, old.exchange);
+    finder.recall(ten.operation, ten.exchange, true);
+    expect(name(finder, hundred, names)).toEqual([['list_two_shapes', '100', '10']]);
+  });
+
+  test('a refused answer, a read of a record and another client\'s list are not taken', () => {
+    const refused = listProducts({ limit: '1000' }, { status: 422, json: { detail: [] } });
+    const theirs = listProducts({ limit: '10' }, { as: 'reader-token' });
+    const record = readOrder();
+    const hundred = listProducts({ limit: '100' });
+    const finder = new PairFinder();
+    for (const step of [refused, theirs, record]) finder.recall(step.operation, step.exchange, false);
+    expect(finder.observe(hundred.operation, hundred.exchange)).toEqual([]);
+  });
+});
+
 describe('PairFinder: token_then_introspection', () => {
   test.each<[string, Step[], Found[]]>([
     ['a token answer, then the introspection of its access token', [['token', issueToken()], ['introspection', introspect()]], [['token_then_introspection', 'token', 'introspection']]],
